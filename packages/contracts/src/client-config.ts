@@ -1,0 +1,15 @@
+import { z } from 'zod'
+
+/** Public, anonymous client configuration (DESIGN §9): inlined into the HTML and served unsigned. */
+export const AppPairSchema = z.object({ id: z.string(), key: z.string() })
+
+export const ClientConfigSchema = z.object({
+  env: z.enum(['development', 'production']),
+  services: z.object({ main: z.string(), search: z.string(), push: z.string() }),
+  apps: z.object({ h5: AppPairSchema, search: AppPairSchema }),
+  signSecret: z.string(),
+})
+export type ClientConfig = z.infer<typeof ClientConfigSchema>
+
+/** Name of the global the server inlines into index.html and passport.html. */
+export const CLIENT_CONFIG_GLOBAL = '__NUMISMA_CONFIG__'
