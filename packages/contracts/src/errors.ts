@@ -42,7 +42,11 @@ export const ERRORS = {
   GET_MALL_FAILED: { status: 0, zh: '获取商城列表失败', en: 'failed to get mall' },
   GET_SPECIAL_LIST_FAILED: { status: 0, zh: '获取专场列表失败', en: 'failed to get special list' },
   GET_TIME_FAILED: { status: 0, zh: '获取时间失败', en: 'failed to get time' },
-  GET_MALL_CATEGORY_FAILED: { status: 0, zh: '获取商城分类失败', en: 'failed to get mall category' },
+  GET_MALL_CATEGORY_FAILED: {
+    status: 0,
+    zh: '获取商城分类失败',
+    en: 'failed to get mall category',
+  },
   SHARE_INIT_FAILED: { status: 0, zh: '初始化分享失败', en: 'failed to initialise sharing' },
   GET_FOLLOW_INFO_FAILED: { status: 0, zh: '获取关注信息失败', en: 'failed to get follow info' },
   GET_MALL_FOLLOW_INFO_FAILED: {
@@ -107,7 +111,11 @@ export const ERRORS = {
   },
   STAFF_LOGIN_FAILED: { status: 401, zh: '用户名或密码错误', en: 'wrong username or password' },
   BID_TOO_LOW: { status: 409, zh: '出价低于当前最低可出价', en: 'the bid is below the minimum' },
-  BID_OFF_GRID: { status: 400, zh: '出价不符合加价幅度', en: 'the bid is not on the increment grid' },
+  BID_OFF_GRID: {
+    status: 400,
+    zh: '出价不符合加价幅度',
+    en: 'the bid is not on the increment grid',
+  },
   LOT_NOT_OPEN: { status: 409, zh: '拍品尚未开拍', en: 'the lot is not open yet' },
   LOT_CLOSED: { status: 409, zh: '拍品已结拍', en: 'the lot has closed' },
   ALREADY_LEADING: { status: 409, zh: '您已是最高出价者', en: 'you are already leading' },

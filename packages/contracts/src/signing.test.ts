@@ -97,7 +97,9 @@ describe('request signing (spec §7)', () => {
 
   it('makes RFC 4122 v4 UUIDs', () => {
     for (let i = 0; i < 50; i++) {
-      expect(randomUuid()).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+      expect(randomUuid()).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      )
     }
   })
 

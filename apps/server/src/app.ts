@@ -1,0 +1,156 @@
+import fastifyCookie from '@fastify/cookie'
+import fastifyRateLimit from '@fastify/rate-limit'
+import fastifySwagger from '@fastify/swagger'
+import fastifySwaggerUi from '@fastify/swagger-ui'
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod'
+import { passportRoutes } from './modules/passport/routes'
+import { PassportRepository } from './modules/passport/repository'
+import { PassportService } from './modules/passport/service'
+import { SandboxSmsSender, type SmsSender } from './modules/passport/sms-sender'
+import { StaffRepository } from './modules/staff/repository'
+import { staffRoutes } from './modules/staff/routes'
+import { StaffService } from './modules/staff/service'
+import { systemRoutes } from './modules/system/routes'
+import { userRoutes } from './modules/user/routes'
+import type { Clock } from './platform/clock'
+import type { Database } from './platform/db'
+import { installErrorHandler, sendError } from './platform/error-handler'
+import { DatabaseNonceStore, MemoryNonceStore, type NonceStore } from './platform/nonce-store'
+import { clientConfig, loadPublicApps } from './platform/public-apps'
+import { type SigningDeps, signedRequestHook } from './platform/request-signing'
+import { SettingsRepository } from './platform/settings-repository'
+import { serveWebApp } from './platform/web-app'
+
+export interface AppOptions {
+  database: Database
+  clock: Clock
+  /** Defaults to the sandbox gateway, which logs each message. */
+  sms?: SmsSender
+  env: 'development' | 'production'
+  webDist: string
+  logger?: FastifyServerOptions['logger']
+  /** Per-window limits; tests raise them, production keeps the defaults. */
+  rateLimit?: { sms: number; login: number; staffLogin: number }
+  nonces?: NonceStore
+  trustProxy?: boolean
+}
+
+export const MAIN_PREFIX = '/svc/main'
+export const SEARCH_PREFIX = '/svc/search'
+
+/**
+ * Plugin order is the architecture: external plugins, then platform concerns (errors, signing),
+ * then the modules' routes, then the web app.
+ */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { database, clock } = options
+  const app = Fastify({
+    logger: options.logger ?? false,
+    trustProxy: options.trustProxy ?? false,
+    bodyLimit: 256 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>()
+  app.setValidatorCompiler(validatorCompiler)
+  app.setSerializerCompiler(serializerCompiler)
+
+  // 1. External plugins.
+  await app.register(fastifyCookie)
+  await app.register(fastifyRateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      code: 'RATE_LIMITED',
+      retryAfterSeconds: Math.ceil(context.ttl / 1000),
+    }),
+  })
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: {
+        title: 'Numisma API',
+        version: '2.0.0',
+        description:
+          'Every call of the storefront. Calls under /svc/main and /svc/search are signed (ZHAO HMAC, X-Sign, nonce, timestamp); see docs/decisions/003-signing-and-sessions.md.',
+      },
+    },
+    transform: jsonSchemaTransform,
+  })
+  await app.register(fastifySwaggerUi, { routePrefix: '/svc/docs' })
+
+  // 2. Platform.
+  installErrorHandler(app)
+  app.decorateRequest('caller', null)
+  const settings = new SettingsRepository(database.db)
+  const apps = await loadPublicApps(settings)
+  const config = clientConfig(apps, options.env)
+  const passportRepo = new PassportRepository(database.db)
+  const signing: SigningDeps = {
+    apps,
+    clock,
+    nonces:
+      options.nonces ??
+      (database.dialect === 'postgres'
+        ? new DatabaseNonceStore(database.db, clock)
+        : new MemoryNonceStore(clock)),
+    findSession: (id) => passportRepo.findSession(id),
+  }
+  const limits = options.rateLimit ?? { sms: 5, login: 20, staffLogin: 10 }
+
+  // 3. Routes, by service.
+  await app.register(systemRoutes, { prefix: '/svc', clientConfig: config })
+
+  const staff = new StaffService(new StaffRepository(database.db), clock)
+  await app.register(staffRoutes, {
+    prefix: `${MAIN_PREFIX}/admin`,
+    service: staff,
+    loginLimit: limits.staffLogin,
+  })
+
+  await app.register(
+    async (main) => {
+      const verify = signedRequestHook(MAIN_PREFIX, 'main', signing)
+      main.addHook('onRequest', verify)
+      const passport = new PassportService(
+        passportRepo,
+        options.sms ?? new SandboxSmsSender(app.log),
+        clock,
+        options.env !== 'production',
+      )
+      await main.register(passportRoutes, { service: passport, rateLimit: limits })
+      await main.register(userRoutes, { users: passportRepo })
+      // Unknown paths are checked for a signature too, so they reveal nothing to strangers.
+      main.setNotFoundHandler({ preHandler: verify }, (request, reply) =>
+        sendError(request, reply, 404, 'NOT_FOUND'),
+      )
+    },
+    { prefix: MAIN_PREFIX },
+  )
+
+  await app.register(
+    async (search) => {
+      const verify = signedRequestHook(SEARCH_PREFIX, 'search', signing)
+      search.addHook('onRequest', verify)
+      search.setNotFoundHandler({ preHandler: verify }, (request, reply) =>
+        sendError(request, reply, 404, 'NOT_FOUND'),
+      )
+    },
+    { prefix: SEARCH_PREFIX },
+  )
+
+  // 4. The web app and the fallbacks.
+  const web = await serveWebApp(app, options.webDist, config)
+  app.setNotFoundHandler((request, reply) => {
+    const isPage =
+      request.method === 'GET' &&
+      !request.url.startsWith('/svc') &&
+      !/\.\w+($|\?)/.test(request.url)
+    return isPage ? web.sendIndex(reply) : sendError(request, reply, 404, 'NOT_FOUND')
+  })
+
+  return app
+}

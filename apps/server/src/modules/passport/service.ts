@@ -1,0 +1,95 @@
+import { COOKIE_MAX_AGE_SECONDS } from '@numisma/contracts/cookies'
+import {
+  SMS_CODE_TTL_SECONDS,
+  SMS_MAX_ATTEMPTS,
+  SMS_RESEND_SECONDS,
+  type LoginResult,
+} from '@numisma/contracts/passport'
+import type { Clock } from '../../platform/clock'
+import { randomDigits, randomToken, sha256Hex } from '../../platform/crypto'
+import { AppError } from '../../platform/errors'
+import { SESSION_APP_PREFIX } from '../../platform/request-signing'
+import type { PassportRepository } from './repository'
+import type { SmsSender } from './sms-sender'
+
+export interface LoginOutcome extends LoginResult {
+  sid: string
+  loginTime: number
+}
+
+const codeHash = (mobile: string, code: string): string => sha256Hex(`${mobile}:${code}`)
+
+export class PassportService {
+  constructor(
+    private readonly repo: PassportRepository,
+    private readonly sms: SmsSender,
+    private readonly clock: Clock,
+    private readonly revealCodes: boolean,
+  ) {}
+
+  async sendCode(mobile: string): Promise<{ sent: true; devCode?: string }> {
+    const now = this.clock.now()
+    const last = await this.repo.latestCode(mobile)
+    if (last && now - last.created_at < SMS_RESEND_SECONDS * 1000) {
+      throw new AppError('SMS_TOO_FREQUENT', {
+        retryAfterSeconds: Math.ceil((last.created_at + SMS_RESEND_SECONDS * 1000 - now) / 1000),
+      })
+    }
+    const code = randomDigits(6)
+    await this.repo.insertCode(
+      mobile,
+      codeHash(mobile, code),
+      now,
+      now + SMS_CODE_TTL_SECONDS * 1000,
+    )
+    await this.sms.send(
+      mobile,
+      `【泉藏】您的验证码是${code}，${SMS_CODE_TTL_SECONDS / 60}分钟内有效。`,
+    )
+    return this.revealCodes ? { sent: true, devCode: code } : { sent: true }
+  }
+
+  /** Checks the code, creates the account on first sign-in and opens a session. */
+  async login(mobile: string, code: string, deviceId: string): Promise<LoginOutcome> {
+    const now = this.clock.now()
+    const last = await this.repo.latestCode(mobile)
+    if (!last || last.consumed_at !== null || last.expires_at <= now) {
+      throw new AppError('SMS_CODE_INVALID')
+    }
+    if (last.attempts >= SMS_MAX_ATTEMPTS) throw new AppError('SMS_CODE_INVALID')
+    if (last.code_hash !== codeHash(mobile, code)) {
+      await this.repo.countAttempt(last.id)
+      throw new AppError('SMS_CODE_INVALID')
+    }
+    if (!(await this.repo.consumeCode(last.id, now))) throw new AppError('SMS_CODE_INVALID')
+
+    const user = await this.repo.findOrCreateUser(mobile, `藏友${mobile.slice(-4)}`, now)
+    const sid = randomToken(32)
+    const session = {
+      id: `${SESSION_APP_PREFIX}${randomToken(15)}`,
+      key: randomToken(24),
+    }
+    await this.repo.insertSession({
+      id: session.id,
+      userId: user.id,
+      key: session.key,
+      sidHash: sha256Hex(sid),
+      deviceId,
+      now,
+      expiresAt: now + COOKIE_MAX_AGE_SECONDS * 1000,
+    })
+    return {
+      sid,
+      loginTime: now,
+      userId: String(user.id),
+      id: session.id,
+      key: session.key,
+      display: user.display,
+      mobile: user.mobile,
+    }
+  }
+
+  async logout(sessionId: string): Promise<void> {
+    await this.repo.revokeSession(sessionId, this.clock.now())
+  }
+}

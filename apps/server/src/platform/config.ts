@@ -1,0 +1,53 @@
+import path from 'node:path'
+import { z } from 'zod'
+
+/** The process contract of DESIGN §9, read once from the environment. */
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  SEED: z.enum(['demo', 'none']).default('demo'),
+  NUMISMA_ENV: z.enum(['development', 'production']).default('development'),
+  DATABASE_URL: z.string().optional(),
+  REDIS_URL: z.string().optional(),
+  NUMISMA_ADMIN_PASSWORD: z.string().min(8).optional(),
+  PAY_PASSWORD_PEPPER: z.string().optional(),
+  WEB_DIST: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+})
+
+export interface Config {
+  port: number
+  host: string
+  dataDir: string
+  seed: 'demo' | 'none'
+  env: 'development' | 'production'
+  databaseUrl: string | undefined
+  redisUrl: string | undefined
+  adminPassword: string | undefined
+  webDist: string
+  logLevel: string
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env)
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map((i) => i.path.join('.')).join(', ')
+    throw new Error(`invalid environment: ${fields}`)
+  }
+  const e = parsed.data
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.DATA_DIR),
+    seed: e.SEED,
+    env: e.NUMISMA_ENV,
+    databaseUrl: e.DATABASE_URL || undefined,
+    redisUrl: e.REDIS_URL || undefined,
+    adminPassword: e.NUMISMA_ADMIN_PASSWORD,
+    webDist: path.resolve(
+      e.WEB_DIST ?? path.join(import.meta.dirname, '..', '..', '..', 'web', 'dist'),
+    ),
+    logLevel: e.LOG_LEVEL,
+  }
+}

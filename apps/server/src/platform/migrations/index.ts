@@ -1,0 +1,58 @@
+import {
+  type CreateTableBuilder,
+  type Kysely,
+  type Migration,
+  type MigrationProvider,
+  Migrator,
+} from 'kysely'
+import type { Dialect } from '../db'
+import { foundation } from './0001-foundation'
+
+/**
+ * Migrations are code, written once for both dialects: the context hides the two places where
+ * SQLite and PostgreSQL differ for us (auto-increment keys and 64-bit integers).
+ */
+export interface MigrationContext {
+  dialect: Dialect
+  /** Adds an auto-increment integer primary key `id`. */
+  id: <T extends string>(table: CreateTableBuilder<T>) => CreateTableBuilder<T, 'id'>
+  /** Column type for epoch-millisecond times and fen amounts (64-bit). */
+  time: 'bigint' | 'integer'
+}
+
+export function migrationContext(dialect: Dialect): MigrationContext {
+  return {
+    dialect,
+    id: (table) =>
+      dialect === 'postgres'
+        ? table.addColumn('id', 'bigserial', (c) => c.primaryKey())
+        : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()),
+    time: dialect === 'postgres' ? 'bigint' : 'integer',
+  }
+}
+
+const MIGRATIONS: Record<string, (ctx: MigrationContext) => Migration> = {
+  '0001-foundation': foundation,
+}
+
+class CodeMigrationProvider implements MigrationProvider {
+  constructor(private readonly ctx: MigrationContext) {}
+
+  getMigrations(): Promise<Record<string, Migration>> {
+    return Promise.resolve(
+      Object.fromEntries(Object.entries(MIGRATIONS).map(([name, m]) => [name, m(this.ctx)])),
+    )
+  }
+}
+
+export async function migrateToLatest(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: new CodeMigrationProvider(migrationContext(dialect)),
+  })
+  const { error, results } = await migrator.migrateToLatest()
+  const failed = results?.find((r) => r.status === 'Error')
+  if (error || failed) {
+    throw new Error(`migration ${failed?.migrationName ?? ''} failed`, { cause: error })
+  }
+}

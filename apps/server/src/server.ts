@@ -1,0 +1,53 @@
+import path from 'node:path'
+import { buildApp } from './app'
+import { StaffRepository } from './modules/staff/repository'
+import { StaffService } from './modules/staff/service'
+import { systemClock } from './platform/clock'
+import { loadConfig } from './platform/config'
+import { openDatabase } from './platform/db'
+import { seedDemo } from './seed/demo'
+
+/** `npm start`: one process serving every role (DESIGN §9). */
+async function main(): Promise<void> {
+  const config = loadConfig()
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    sqliteFile: path.join(config.dataDir, 'numisma.db'),
+  })
+  const app = await buildApp({
+    database,
+    clock: systemClock,
+    env: config.env,
+    webDist: config.webDist,
+    logger: { level: config.logLevel },
+    trustProxy: config.env === 'production',
+  })
+  const staff = await new StaffService(new StaffRepository(database.db), systemClock).bootstrap(
+    config.adminPassword,
+  )
+  if (staff.generated) {
+    app.log.warn(
+      `staff account "admin" created with password: ${staff.generated} (set NUMISMA_ADMIN_PASSWORD to choose it)`,
+    )
+  }
+  if (config.seed === 'demo') await seedDemo(database, systemClock, app.log)
+
+  const shutdown = async (signal: string) => {
+    app.log.info({ signal }, 'shutting down')
+    await app.close()
+    await database.close()
+    process.exit(0)
+  }
+  process.once('SIGINT', () => void shutdown('SIGINT'))
+  process.once('SIGTERM', () => void shutdown('SIGTERM'))
+
+  await app.listen({ port: config.port, host: config.host })
+  app.log.info(
+    `Numisma is up: http://localhost:${config.port} (${database.dialect}, ${config.env})`,
+  )
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exit(1)
+})
