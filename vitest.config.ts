@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config'
 
 /**
- * Two projects: `unit` (pure code in packages and the web app's lib, parallel) and `server`
- * (integration through app.inject, each test file on its own fresh database).
+ * Three projects: `unit` (pure code in packages and the web app's lib), `server` (integration
+ * through app.inject, each test file on its own fresh database) and `e2e` (journeys in Chromium
+ * against the real server process; scripts/test.mjs builds the web app first).
  */
 export default defineConfig({
   test: {
@@ -21,6 +22,18 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 20_000,
           hookTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['e2e/global-setup.ts'],
+          // One browser at a time: two cores shared with the server under test.
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
         },
       },
     ],

@@ -1,0 +1,82 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import type { TestProject } from 'vitest/node'
+
+/**
+ * Starts the real server process — exactly what `npm start` runs, on a free port with a fresh
+ * SQLite data directory and demo data — and hands its URL to the browser journeys.
+ */
+const root = path.resolve(import.meta.dirname, '..')
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      )
+    })
+  })
+}
+
+async function waitForHealth(url: string, child: ChildProcess, log: () => string): Promise<void> {
+  const deadline = Date.now() + 30_000
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${log()}`)
+    try {
+      const res = await fetch(`${url}/svc/health`)
+      if (res.ok) return
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  throw new Error(`server did not become healthy:\n${log()}`)
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  if (!fs.existsSync(path.join(root, 'apps/web/dist/index.html'))) {
+    throw new Error('apps/web/dist is missing: run `npm run build` (npm test does it for you)')
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'numisma-e2e-'))
+  const port = await freePort()
+  let output = ''
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SEED: 'demo',
+      NUMISMA_ENV: 'development',
+      DATABASE_URL: '',
+      LOG_LEVEL: 'warn',
+      NUMISMA_ADMIN_PASSWORD: 'e2e-admin-password',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()))
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()))
+  const baseUrl = `http://127.0.0.1:${port}`
+  await waitForHealth(baseUrl, child, () => output)
+  project.provide('baseUrl', baseUrl)
+
+  return async () => {
+    child.kill('SIGTERM')
+    await new Promise((r) => child.once('exit', r))
+    fs.rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string
+  }
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// `npm test`: every suite — unit, server integration (SQLite, and PostgreSQL when it answers) and
+// browser journeys — then one totals line `N passed, N failed`. With REQUIRE_PG=1 or
+// REQUIRE_BROWSER=1 a missing PostgreSQL or Chromium fails the run instead of skipping it.
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+
+const root = path.resolve(import.meta.dirname, '..')
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const requireBrowser = process.env.REQUIRE_BROWSER === '1'
+const loud = (text) => console.warn(`\n${'*'.repeat(78)}\n*** ${text}\n${'*'.repeat(78)}\n`)
+
+const projects = ['unit', 'server']
+if (fs.existsSync(chromium)) {
+  projects.push('e2e')
+} else if (requireBrowser) {
+  console.error(`REQUIRE_BROWSER=1 but no Chromium at ${chromium}`)
+  console.log('0 passed, 1 failed')
+  process.exit(1)
+} else {
+  loud(`No Chromium at ${chromium}: browser (e2e) suites SKIPPED. apt-get install -y chromium`)
+}
+
+if (projects.includes('e2e')) {
+  console.log('building the web app for the browser suites…')
+  const build = spawnSync('npm', ['run', 'build', '-w', '@numisma/web'], {
+    cwd: root,
+    stdio: 'inherit',
+  })
+  if (build.status !== 0) {
+    console.log('0 passed, 1 failed')
+    process.exit(1)
+  }
+}
+
+const report = path.join(root, 'test-results', 'vitest.json')
+fs.rmSync(report, { force: true })
+const args = ['vitest', 'run', ...projects.flatMap((p) => ['--project', p])]
+args.push('--reporter=default', '--reporter=json', `--outputFile.json=${report}`)
+const run = spawnSync('npx', args, { cwd: root, stdio: 'inherit', env: process.env })
+
+let passed = 0
+let failed = 0
+let skipped = 0
+if (fs.existsSync(report)) {
+  const result = JSON.parse(fs.readFileSync(report, 'utf8'))
+  passed = result.numPassedTests
+  failed = result.numFailedTests + (result.numFailedTestSuites ?? 0)
+  skipped = result.numPendingTests + result.numTodoTests
+}
+if (run.status !== 0 && failed === 0) failed = 1 // a crash or an error outside any test
+console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`)
+process.exit(failed > 0 || run.status !== 0 ? 1 : 0)
