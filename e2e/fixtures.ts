@@ -51,13 +51,13 @@ export async function signIn(
 }
 
 export async function fillSignIn(page: Page, mobile: string): Promise<void> {
-  await page.getByTestId('passport-mobile').locator('input').fill(mobile)
-  await page.getByTestId('passport-send-code').click()
-  const hint = page.getByTestId('passport-dev-code')
+  await page.locator('.passport input[type=tel]').fill(mobile)
+  await page.locator('.passport-send').click()
+  const hint = page.locator('.passport-dev-code')
   await hint.waitFor()
   const code = /(\d{6})/.exec((await hint.textContent()) ?? '')?.[1]
   if (!code) throw new Error('no sandbox code shown')
-  await page.getByTestId('passport-code').locator('input').fill(code)
-  await page.getByTestId('passport-agreement').click()
-  await page.getByTestId('passport-submit').click()
+  await page.locator('.passport input[autocomplete=one-time-code]').fill(code)
+  await page.locator('.passport-agreement .adm-checkbox').click()
+  await page.locator('.passport button[type=submit]').click()
 }

@@ -46,7 +46,11 @@ let skipped = 0
 if (fs.existsSync(report)) {
   const result = JSON.parse(fs.readFileSync(report, 'utf8'))
   passed = result.numPassedTests
-  failed = result.numFailedTests + (result.numFailedTestSuites ?? 0)
+  // A file that fails to load has no tests of its own; count it as one failure.
+  const brokenFiles = result.testResults.filter(
+    (file) => file.status === 'failed' && file.assertionResults.length === 0,
+  ).length
+  failed = result.numFailedTests + brokenFiles
   skipped = result.numPendingTests + result.numTodoTests
 }
 if (run.status !== 0 && failed === 0) failed = 1 // a crash or an error outside any test

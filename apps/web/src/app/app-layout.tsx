@@ -1,0 +1,61 @@
+import { lazy, Suspense, useEffect } from 'react'
+import { KeepAlive } from 'keepalive-for-react'
+import { useTranslation } from 'react-i18next'
+import { useLocation, useMatches, useOutlet } from 'react-router'
+import { PageLoading } from '../components/page-loading'
+import { browserCookies } from '../lib/cookies'
+import { guardFromCookies } from '../lib/guard'
+import { keepAlivePatterns, NOT_FOUND_ROUTE, ROUTES, type RouteMeta } from './routes'
+
+/** Non-production only (spec §2), so never part of the production first load. */
+const DebugTools = lazy(async () => ({ default: (await import('./debug-tools')).DebugTools }))
+
+const KEEP_ALIVE = keepAlivePatterns(ROUTES)
+/** How many kept-alive pages (distinct path + query) are held at once. */
+const KEEP_ALIVE_MAX = 12
+
+function isRouteMeta(value: unknown): value is RouteMeta {
+  return typeof value === 'object' && value !== null && 'path' in value && 'title' in value
+}
+
+/**
+ * The shell around every route: the sign-in guard, the document title from route meta, and the
+ * keep-alive cache (key = pathname + search) that preserves kept-alive pages.
+ */
+export function AppLayout({ debugTools }: { debugTools: boolean }) {
+  const location = useLocation()
+  const outlet = useOutlet()
+  const matches = useMatches()
+  const { i18n } = useTranslation()
+  const handle = matches.at(-1)?.handle
+  const meta = isRouteMeta(handle) ? handle : NOT_FOUND_ROUTE
+  const cacheKey = location.pathname + location.search
+  const decision = guardFromCookies(meta.auth, cacheKey + location.hash, browserCookies)
+  const signInUrl = decision.kind === 'sign-in' ? decision.url : null
+
+  useEffect(() => {
+    document.title = i18n.language === 'en' ? meta.title.en : meta.title.zh
+  }, [meta, i18n.language])
+
+  useEffect(() => {
+    // A full page load: the sign-in page is a separate app.
+    if (signInUrl) window.location.replace(signInUrl)
+  }, [signInUrl])
+
+  return (
+    <>
+      {signInUrl ? (
+        <PageLoading />
+      ) : (
+        <KeepAlive activeCacheKey={cacheKey} include={KEEP_ALIVE} max={KEEP_ALIVE_MAX}>
+          <Suspense fallback={<PageLoading />}>{outlet}</Suspense>
+        </KeepAlive>
+      )}
+      {debugTools ? (
+        <Suspense>
+          <DebugTools />
+        </Suspense>
+      ) : null}
+    </>
+  )
+}

@@ -1,0 +1,18 @@
+import type { ReactNode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { startUp } from '../lib/start-up'
+import './global.css'
+
+/** Runs start-up, then renders the app (or the retry screen) into #root. */
+export async function mount(app: ReactNode): Promise<void> {
+  const ok = await startUp()
+  const container = document.getElementById('root')
+  if (!container) throw new Error('#root is missing')
+  // No StrictMode: keepalive-for-react does not work under it (see its README).
+  if (ok) {
+    createRoot(container).render(app)
+    return
+  }
+  const { StartFailed } = await import('./start-failed')
+  createRoot(container).render(<StartFailed />)
+}

@@ -1,0 +1,19 @@
+import { Button } from 'antd-mobile'
+import { useTranslation } from 'react-i18next'
+import { useNavigate } from 'react-router'
+import { EmptyState } from '../components/empty-state'
+import { PageFrame } from '../components/page-frame'
+
+export function NotFoundPage() {
+  const { t } = useTranslation()
+  const navigate = useNavigate()
+  return (
+    <PageFrame>
+      <EmptyState status="default" title="404" description={t('notFound.description')}>
+        <Button color="primary" onClick={() => void navigate('/', { replace: true })}>
+          {t('common.backHome')}
+        </Button>
+      </EmptyState>
+    </PageFrame>
+  )
+}

@@ -1,0 +1,20 @@
+import { lazy, Suspense } from 'react'
+import { PassportPage } from '../features/passport/pages/passport-page'
+import { currentEnvironment } from '../lib/environment'
+import { Providers } from './providers'
+
+const DebugTools = lazy(async () => ({ default: (await import('./debug-tools')).DebugTools }))
+
+/** The sign-in app (spec §2 "a separate app"): one page, its own bundle, no router. */
+export function PassportApp() {
+  return (
+    <Providers>
+      <PassportPage />
+      {currentEnvironment().debugTools ? (
+        <Suspense>
+          <DebugTools />
+        </Suspense>
+      ) : null}
+    </Providers>
+  )
+}

@@ -1,0 +1,142 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react'
+import { createBrowserRouter, type RouteObject } from 'react-router'
+import { PageMetaContext } from '../components/page-meta-context'
+import { AppLayout } from './app-layout'
+import { RouteError } from './route-error'
+import { ROUTES, visibleRoutes, type RouteMeta } from './routes'
+
+type Page = LazyExoticComponent<ComponentType>
+
+const loaders: (() => Promise<unknown>)[] = []
+
+/** Each page is its own chunk: the home route loads only what it shows. */
+function page<M>(load: () => Promise<M>, name: keyof M): Page {
+  loaders.push(load)
+  return lazy(async () => ({ default: (await load())[name] as ComponentType }))
+}
+
+/**
+ * Fetches every page chunk once the first screen is up, so moving between pages later works on a
+ * flaky or lost connection (the data call then shows spec §5's offline alert, not a broken page).
+ */
+export function prefetchPages(): void {
+  for (const load of loaders) load().catch(() => undefined)
+}
+
+const TaskPage = lazy(async () => {
+  const { TaskPage: Task } = await import('../features/debug/pages/task-page')
+  return { default: () => <Task routes={ROUTES} /> }
+})
+
+/** The page of every route of spec §2 (titles and flags are in routes.ts). */
+const PAGES: Record<string, Page> = {
+  '/': page(() => import('../features/home/pages/home-page'), 'HomePage'),
+  '/category': page(() => import('../features/category/pages/category-page'), 'CategoryPage'),
+  '/specialDetail': page(
+    () => import('../features/auction/pages/special-detail-page'),
+    'SpecialDetailPage',
+  ),
+  '/productDetail': page(
+    () => import('../features/auction/pages/product-detail-page'),
+    'ProductDetailPage',
+  ),
+  '/productHistory': page(
+    () => import('../features/auction/pages/product-history-page'),
+    'ProductHistoryPage',
+  ),
+  '/rules': page(() => import('../features/auction/pages/rules-page'), 'RulesPage'),
+  '/ucenter': page(() => import('../features/account/pages/ucenter-page'), 'UcenterPage'),
+  '/myBuy': page(() => import('../features/auction/pages/my-buy-page'), 'MyBuyPage'),
+  '/myLike': page(() => import('../features/auction/pages/my-like-page'), 'MyLikePage'),
+  '/myEntrust': page(() => import('../features/auction/pages/my-entrust-page'), 'MyEntrustPage'),
+  '/myOrder': page(() => import('../features/order/pages/my-order-page'), 'MyOrderPage'),
+  '/myCoupon': page(() => import('../features/account/pages/my-coupon-page'), 'MyCouponPage'),
+  '/categoryDetail': page(
+    () => import('../features/category/pages/category-detail-page'),
+    'CategoryDetailPage',
+  ),
+  '/orderHistory': page(
+    () => import('../features/auction/pages/order-history-page'),
+    'OrderHistoryPage',
+  ),
+  '/address/list': page(
+    () => import('../features/address/pages/address-list-page'),
+    'AddressListPage',
+  ),
+  '/address/edit': page(
+    () => import('../features/address/pages/address-edit-page'),
+    'AddressEditPage',
+  ),
+  '/order/list': page(() => import('../features/order/pages/order-list-page'), 'OrderListPage'),
+  '/order/cashpay': page(() => import('../features/order/pages/cashpay-page'), 'CashpayPage'),
+  '/order/cashpay/list': page(
+    () => import('../features/order/pages/cashpay-list-page'),
+    'CashpayListPage',
+  ),
+  '/order/selfSend': page(() => import('../features/order/pages/self-send-page'), 'SelfSendPage'),
+  '/order/applySelf': page(
+    () => import('../features/order/pages/apply-self-page'),
+    'ApplySelfPage',
+  ),
+  '/order/selfSend/list': page(
+    () => import('../features/order/pages/self-send-list-page'),
+    'SelfSendListPage',
+  ),
+  '/order/applySend': page(
+    () => import('../features/order/pages/apply-send-page'),
+    'ApplySendPage',
+  ),
+  '/order/confirm': page(
+    () => import('../features/order/pages/order-confirm-page'),
+    'OrderConfirmPage',
+  ),
+  '/account/pay': page(() => import('../features/account/pages/pay-page'), 'PayPage'),
+  '/account/setPayPwd': page(
+    () => import('../features/account/pages/set-pay-pwd-page'),
+    'SetPayPwdPage',
+  ),
+  '/account/paySuc': page(() => import('../features/account/pages/pay-suc-page'), 'PaySucPage'),
+  '/account/applySuc': page(() => import('../features/order/pages/apply-suc-page'), 'ApplySucPage'),
+  '/account/bankAddress': page(
+    () => import('../features/account/pages/bank-address-page'),
+    'BankAddressPage',
+  ),
+  '/account/bankAddressDetail': page(
+    () => import('../features/account/pages/bank-address-detail-page'),
+    'BankAddressDetailPage',
+  ),
+  '/account/sendBankInfo': page(
+    () => import('../features/account/pages/send-bank-info-page'),
+    'SendBankInfoPage',
+  ),
+  '/account/quotaRecharge': page(
+    () => import('../features/account/pages/quota-recharge-page'),
+    'QuotaRechargePage',
+  ),
+  '/task': TaskPage,
+  '*': page(() => import('./not-found-page'), 'NotFoundPage'),
+}
+
+function toRoute(meta: RouteMeta): RouteObject {
+  const Page = PAGES[meta.path]
+  if (!Page) throw new Error(`no page for route ${meta.path}`)
+  return {
+    path: meta.path,
+    handle: meta,
+    element: (
+      <PageMetaContext value={meta}>
+        <Page />
+      </PageMetaContext>
+    ),
+  }
+}
+
+export function createAppRouter(debugTools: boolean) {
+  return createBrowserRouter([
+    {
+      element: <AppLayout debugTools={debugTools} />,
+      errorElement: <RouteError />,
+      children: visibleRoutes(debugTools).map(toRoute),
+    },
+  ])
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest'
+import { keepAlivePatterns, matchRoute, ROUTES, visibleRoutes } from './routes'
+
+describe('ROUTES', () => {
+  it('has every route of spec §2 once', () => {
+    expect(ROUTES).toHaveLength(34)
+    expect(new Set(ROUTES.map((r) => r.path)).size).toBe(34)
+  })
+
+  it('carries the spec flags', () => {
+    const byPath = (p: string) => ROUTES.find((r) => r.path === p)
+    expect(byPath('/ucenter')).toMatchObject({ auth: true, keepAlive: true })
+    expect(byPath('/account/applySuc')).toMatchObject({ auth: false, keepAlive: false })
+    expect(byPath('/order/applySend')).toMatchObject({ auth: true, keepAlive: true })
+    expect(byPath('/rules')?.title.zh).toBe('竞买须知')
+  })
+
+  it('hides /task outside debug environments', () => {
+    expect(visibleRoutes(false).some((r) => r.path === '/task')).toBe(false)
+    expect(matchRoute('/task', false).path).toBe('*')
+    expect(matchRoute('/task', true).path).toBe('/task')
+  })
+
+  it('matches like the router', () => {
+    expect(matchRoute('/ucenter/', true).path).toBe('/ucenter')
+    expect(matchRoute('/UCENTER', true).path).toBe('/ucenter')
+    expect(matchRoute('/nope', true).path).toBe('*')
+  })
+
+  it('builds keep-alive cache key patterns', () => {
+    const patterns = keepAlivePatterns(ROUTES)
+    const kept = (key: string) => patterns.some((p) => p.test(key))
+    expect(kept('/')).toBe(true)
+    expect(kept('/?a=1')).toBe(true)
+    expect(kept('/myOrder?tab=pay')).toBe(true)
+    expect(kept('/order/cashpay/list')).toBe(true)
+    expect(kept('/order/cashpay')).toBe(false)
+    expect(kept('/rules')).toBe(false)
+  })
+})

@@ -1,0 +1,69 @@
+import { useLayoutEffect, useRef, type ReactNode } from 'react'
+import { NavBar } from 'antd-mobile'
+import { useKeepAliveContext } from 'keepalive-for-react'
+import { useTranslation } from 'react-i18next'
+import { useNavigate } from 'react-router'
+import { AppTabBar } from './app-tab-bar'
+import { usePageMeta } from './page-meta-context'
+
+export interface PageFrameProps {
+  children: ReactNode
+  /** Replaces the NavBar (e.g. the home page's brand header). */
+  header?: ReactNode
+  right?: ReactNode
+  /** Fixed content above the tab bar / safe area (e.g. a submit button). */
+  footer?: ReactNode
+  bodyClassName?: string
+}
+
+/**
+ * The frame every route renders: NavBar with the route title (a back arrow except on tab roots),
+ * a scrolling body whose position survives keep-alive, and the tab bar on tab roots.
+ */
+export function PageFrame({ children, header, right, footer, bodyClassName }: PageFrameProps) {
+  const meta = usePageMeta()
+  const { i18n } = useTranslation()
+  const navigate = useNavigate()
+  const body = useRef<HTMLDivElement>(null)
+  const scrollTop = useRef(0)
+  const { active } = useKeepAliveContext()
+  const title = i18n.language === 'en' ? meta.title.en : meta.title.zh
+
+  // A kept-alive page is detached from the document while away, which resets its scroll offset.
+  // A kept-alive page is detached from the document while away, which resets its scroll offset:
+  // remember it while still attached (the cleanup runs as the page turns inactive) and put it
+  // back once the page is attached again.
+  useLayoutEffect(() => {
+    const el = body.current
+    if (!active || !el) return
+    const frame = requestAnimationFrame(() => {
+      el.scrollTop = scrollTop.current
+    })
+    return () => {
+      cancelAnimationFrame(frame)
+      scrollTop.current = el.scrollTop
+    }
+  }, [active])
+
+  const back = (): void => {
+    if (window.history.length > 1) void navigate(-1)
+    else void navigate('/', { replace: true })
+  }
+
+  return (
+    <div className="page">
+      <header className="page-header">
+        {header ?? (
+          <NavBar back={meta.tab ? null : ''} backIcon={!meta.tab} onBack={back} right={right}>
+            {title}
+          </NavBar>
+        )}
+      </header>
+      <main ref={body} className={bodyClassName ? `page-body ${bodyClassName}` : 'page-body'}>
+        {children}
+      </main>
+      {footer ? <div className="page-footer">{footer}</div> : null}
+      {meta.tab ? <AppTabBar /> : null}
+    </div>
+  )
+}

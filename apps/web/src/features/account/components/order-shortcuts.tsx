@@ -1,0 +1,33 @@
+import { Badge } from 'antd-mobile'
+import { CheckCircleOutline, PayCircleOutline, SendOutline, TruckOutline } from 'antd-mobile-icons'
+import type { UserStatistics } from '@numisma/contracts/user'
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import { Section } from '../../../components/section'
+
+export function OrderShortcuts({ counts }: { counts: UserStatistics['counts'] | undefined }) {
+  const { t } = useTranslation()
+  const groups = [
+    { tab: 'pay', icon: <PayCircleOutline />, count: counts?.pendingPayment },
+    { tab: 'ship', icon: <SendOutline />, count: counts?.toShip },
+    { tab: 'receive', icon: <TruckOutline />, count: counts?.toReceive },
+    { tab: 'done', icon: <CheckCircleOutline />, count: undefined },
+  ] as const
+  return (
+    <Section
+      title={t('ucenter.orders')}
+      more={{ to: '/myOrder?tab=all', label: t('ucenter.allOrders') }}
+    >
+      <div className="order-shortcuts">
+        {groups.map((g) => (
+          <Link key={g.tab} to={`/myOrder?tab=${g.tab}`} className="order-shortcut">
+            <Badge content={g.count ? g.count : null}>
+              <span className="order-shortcut-icon">{g.icon}</span>
+            </Badge>
+            <span>{t(`orderTabs.${g.tab}`)}</span>
+          </Link>
+        ))}
+      </div>
+    </Section>
+  )
+}

@@ -1,0 +1,7 @@
+import { useTranslation } from 'react-i18next'
+import { EmptyPage } from '../../../components/empty-page'
+
+export function AddressEditPage() {
+  const { t } = useTranslation()
+  return <EmptyPage description={t('empty.addressEdit')} />
+}

@@ -1,0 +1,27 @@
+import { Button, Result } from 'antd-mobile'
+import { useTranslation } from 'react-i18next'
+import { useNavigate } from 'react-router'
+import { PageFrame } from '../../../components/page-frame'
+
+/** Self-pickup appointment booked (public route: reached from a message link too). */
+export function ApplySucPage() {
+  const { t } = useTranslation()
+  const navigate = useNavigate()
+  return (
+    <PageFrame>
+      <Result
+        status="success"
+        title={t('applySuc.title')}
+        description={t('applySuc.description')}
+      />
+      <div className="actions">
+        <Button block color="primary" onClick={() => void navigate('/order/cashpay/list')}>
+          {t('applySuc.orders')}
+        </Button>
+        <Button block onClick={() => void navigate('/', { replace: true })}>
+          {t('applySuc.home')}
+        </Button>
+      </div>
+    </PageFrame>
+  )
+}

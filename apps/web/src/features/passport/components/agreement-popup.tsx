@@ -1,0 +1,32 @@
+import { Button, Popup } from 'antd-mobile'
+import { useTranslation } from 'react-i18next'
+
+export interface AgreementPopupProps {
+  visible: boolean
+  onClose: () => void
+  onAccept: () => void
+}
+
+export function AgreementPopup({ visible, onClose, onAccept }: AgreementPopupProps) {
+  const { t } = useTranslation()
+  const paragraphs = t('passport.agreement', { returnObjects: true })
+  return (
+    <Popup
+      visible={visible}
+      onMaskClick={onClose}
+      onClose={onClose}
+      bodyClassName="agreement-popup"
+      showCloseButton
+    >
+      <h2 className="agreement-title">{t('passport.agreementTitle')}</h2>
+      <div className="agreement-text">
+        {paragraphs.map((p) => (
+          <p key={p}>{p}</p>
+        ))}
+      </div>
+      <Button block color="primary" onClick={onAccept}>
+        {t('passport.agreementAccept')}
+      </Button>
+    </Popup>
+  )
+}

@@ -1,0 +1,279 @@
+import { describe, expect, it, vi } from 'vitest'
+import type { ClientConfig } from '@numisma/contracts/client-config'
+import { LOGIN_COOKIES } from '@numisma/contracts/cookies'
+import { errorText } from '@numisma/contracts/errors'
+import { hmacSignature, parseAuthorization, xSign } from '@numisma/contracts/signing'
+import { ApiError, buildUrl, createApiClient, type ApiClientDeps } from './api-client'
+import { memoryCookies } from './cookies'
+
+const CONFIG: ClientConfig = {
+  env: 'development',
+  services: { main: '/svc/main', search: '/svc/search', push: '/svc/push' },
+  apps: {
+    h5: { id: 'h5app', key: 'h5-secret' },
+    search: { id: 'searchapp', key: 'search-secret' },
+  },
+  signSecret: 'shared-secret',
+}
+
+const SIGNED_IN = {
+  deviceId: '1700000000000abcdefgh',
+  userId: 'u42',
+  id: 'sess-id',
+  key: 'sess-key',
+  display: '钱币爱好者',
+  mobile: '13800138000',
+  agreement: '1',
+  loginTime: '1700000000000',
+}
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  })
+}
+
+function setup(overrides: Partial<ApiClientDeps> = {}, cookies: Record<string, string> = {}) {
+  const jar = memoryCookies({ deviceId: 'dev-1', ...cookies })
+  const deps: ApiClientDeps = {
+    fetch: vi.fn(() => Promise.resolve(json(200, { data: { ok: true } }))),
+    cookies: jar,
+    config: () => CONFIG,
+    language: () => 'zh-CN',
+    isOnline: () => true,
+    alert: vi.fn(),
+    toast: vi.fn(),
+    now: () => 1_700_000_000_000,
+    osInfo: 'os=h5;version=2.0.0',
+    timeoutMs: 20_000,
+    ...overrides,
+  }
+  return { deps, jar, client: createApiClient(deps) }
+}
+
+function lastCall(fetchMock: unknown): [string, RequestInit] {
+  const calls = (fetchMock as ReturnType<typeof vi.fn>).mock.calls
+  return calls.at(-1) as [string, RequestInit]
+}
+
+describe('request', () => {
+  it('alerts and makes no call while offline', async () => {
+    const { deps, client } = setup({ isOnline: () => false })
+    await expect(
+      client.request({ path: '/user/@statistics', defaultError: 'GET_USER_FAILED' }),
+    ).rejects.toMatchObject({
+      code: 'OFFLINE',
+    })
+    expect(deps.alert).toHaveBeenCalledWith(errorText('OFFLINE', 'zh'))
+    expect(deps.fetch).not.toHaveBeenCalled()
+  })
+
+  it('returns data on a 2xx with a data field', async () => {
+    const { client } = setup({ fetch: vi.fn(() => Promise.resolve(json(200, { data: [1, 2] }))) })
+    await expect(
+      client.request({ path: '/pub/@time', defaultError: 'GET_TIME_FAILED' }),
+    ).resolves.toEqual([1, 2])
+  })
+
+  it('signs anonymous calls with the h5 pair, verifiable with the shared helpers', async () => {
+    const { deps, client } = setup()
+    await client.request({
+      path: '/auction/42',
+      query: { x: 1 },
+      defaultError: 'GET_ITEM_INFO_FAILED',
+    })
+    const [url, init] = lastCall(deps.fetch)
+    expect(url).toBe('/svc/main/auction/42?x=1')
+    expect(init.credentials).toBe('include')
+    const headers = init.headers as Record<string, string>
+    expect(headers['x-app-id']).toBe('h5app')
+    expect(headers['x-user-id']).toBeUndefined()
+    expect(headers['accept-language']).toBe('zh-CN')
+    const auth = parseAuthorization(headers.authorization)
+    expect(auth?.appId).toBe('h5app')
+    expect(auth?.signature).toBe(hmacSignature('h5-secret', 'GET', '/auction/42', 'dev-1'))
+    expect(headers['x-timestamp']).toBe('1700000000000')
+    expect(headers['x-sign']).toBe(
+      xSign(headers['x-nonce'] ?? '', '1700000000000', 'shared-secret'),
+    )
+  })
+
+  it('signs the search service with the search pair', async () => {
+    const { deps, client } = setup()
+    await client.request({
+      service: 'search',
+      path: '/api/search/wechat',
+      defaultError: 'GET_LIST_FAILED',
+    })
+    const [url, init] = lastCall(deps.fetch)
+    expect(url).toBe('/svc/search/api/search/wechat')
+    const headers = init.headers as Record<string, string>
+    expect(parseAuthorization(headers.authorization)?.signature).toBe(
+      hmacSignature('search-secret', 'GET', '/api/search/wechat', 'dev-1'),
+    )
+  })
+
+  it('signs with the session pair and sends the user id when signed in', async () => {
+    const { deps, client } = setup({ language: () => 'en' }, SIGNED_IN)
+    await client.request({
+      method: 'POST',
+      path: '/bidding/bid',
+      body: { lotId: 1 },
+      defaultError: 'BID_FAILED',
+    })
+    const [, init] = lastCall(deps.fetch)
+    const headers = init.headers as Record<string, string>
+    expect(headers['x-app-id']).toBe('sess-id')
+    expect(headers['x-user-id']).toBe('u42')
+    expect(headers['accept-language']).toBe('en')
+    expect(headers['content-type']).toBe('application/json')
+    expect(init.body).toBe('{"lotId":1}')
+    expect(parseAuthorization(headers.authorization)?.signature).toBe(
+      hmacSignature('sess-key', 'POST', '/bidding/bid', SIGNED_IN.deviceId),
+    )
+  })
+
+  it('clears the login cookies on 401 and toasts the server message', async () => {
+    const { deps, jar, client } = setup(
+      {
+        fetch: vi.fn(() =>
+          Promise.resolve(json(401, { code: 'SESSION_INVALID', message: '登录已失效' })),
+        ),
+      },
+      SIGNED_IN,
+    )
+    const error: unknown = await client
+      .request({ path: '/user/@statistics', defaultError: 'GET_USER_FAILED' })
+      .catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ApiError)
+    expect(error).toMatchObject({ code: 'SESSION_INVALID', status: 401 })
+    for (const name of LOGIN_COOKIES) expect(jar.get(name)).toBeUndefined()
+    expect(jar.get('deviceId')).toBe(SIGNED_IN.deviceId)
+    expect(deps.toast).toHaveBeenCalledWith('登录已失效')
+  })
+
+  it('clears the login cookies on 403 too', async () => {
+    const { jar, client } = setup(
+      {
+        fetch: vi.fn(() => Promise.resolve(json(403, { code: 'FORBIDDEN', message: '无权访问' }))),
+      },
+      SIGNED_IN,
+    )
+    await expect(
+      client.request({ path: '/user/address', defaultError: 'GET_ADDRESS_LIST_FAILED' }),
+    ).rejects.toThrow()
+    expect(jar.get('userId')).toBeUndefined()
+  })
+
+  it('keeps the login cookies on other failures and falls back to the default text', async () => {
+    const { deps, jar, client } = setup(
+      { fetch: vi.fn(() => Promise.resolve(new Response('oops', { status: 500 }))) },
+      SIGNED_IN,
+    )
+    await expect(
+      client.request({ path: '/user/@statistics', defaultError: 'GET_USER_FAILED' }),
+    ).rejects.toMatchObject({
+      code: 'GET_USER_FAILED',
+      status: 500,
+    })
+    expect(jar.get('userId')).toBe('u42')
+    expect(deps.toast).toHaveBeenCalledWith(errorText('GET_USER_FAILED', 'zh'))
+  })
+
+  it('treats a 2xx without data as a failure', async () => {
+    const { deps, client } = setup({ fetch: vi.fn(() => Promise.resolve(json(200, { ok: true }))) })
+    await expect(
+      client.request({ path: '/pub/@time', defaultError: 'GET_TIME_FAILED' }),
+    ).rejects.toMatchObject({
+      code: 'GET_TIME_FAILED',
+    })
+    expect(deps.toast).toHaveBeenCalledWith(errorText('GET_TIME_FAILED', 'zh'))
+  })
+
+  it('does not toast when silent', async () => {
+    const { deps, client } = setup({
+      fetch: vi.fn(() => Promise.resolve(json(400, { code: 'X', message: 'm' }))),
+    })
+    await expect(
+      client.request({ path: '/x', defaultError: 'REQUEST_FAILED', silent: true }),
+    ).rejects.toThrow('m')
+    expect(deps.toast).not.toHaveBeenCalled()
+  })
+
+  it('gives up after the timeout with the TIMEOUT toast', async () => {
+    const hanging = vi.fn(
+      (_input: RequestInfo | URL, init?: RequestInit) =>
+        new Promise<Response>((_resolve, reject) => {
+          init?.signal?.addEventListener('abort', () =>
+            reject(new DOMException('aborted', 'AbortError')),
+          )
+        }),
+    )
+    const { deps, client } = setup({ fetch: hanging, timeoutMs: 20 })
+    await expect(
+      client.request({ path: '/pub/@time', defaultError: 'GET_TIME_FAILED' }),
+    ).rejects.toMatchObject({
+      code: 'TIMEOUT',
+    })
+    expect(deps.toast).toHaveBeenCalledWith(errorText('TIMEOUT', 'zh'))
+  })
+
+  it('reports a network failure with the default text', async () => {
+    const { deps, client } = setup({
+      fetch: vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
+    })
+    await expect(
+      client.request({ path: '/pub/@time', defaultError: 'GET_TIME_FAILED' }),
+    ).rejects.toMatchObject({
+      code: 'GET_TIME_FAILED',
+      status: 0,
+    })
+    expect(deps.toast).toHaveBeenCalledWith(errorText('GET_TIME_FAILED', 'zh'))
+  })
+
+  it('validates data with a schema', async () => {
+    const { client } = setup({
+      fetch: vi.fn(() => Promise.resolve(json(200, { data: { n: 'x' } }))),
+    })
+    const schema = {
+      parse(value: unknown): { n: number } {
+        if (typeof value === 'object' && value && typeof (value as { n: unknown }).n === 'number')
+          return value as { n: number }
+        throw new Error('bad')
+      },
+    }
+    await expect(
+      client.request({ path: '/x', defaultError: 'GET_INFO_FAILED', schema }),
+    ).rejects.toMatchObject({
+      code: 'GET_INFO_FAILED',
+    })
+  })
+
+  it('reads paged lists', async () => {
+    const { client } = setup({
+      fetch: vi.fn(() =>
+        Promise.resolve(json(200, { data: [{ id: 1 }], page: 2, pageSize: 10, total: 11 })),
+      ),
+    })
+    await expect(
+      client.requestPage({ path: '/x', defaultError: 'GET_LIST_FAILED' }),
+    ).resolves.toEqual({
+      data: [{ id: 1 }],
+      page: 2,
+      pageSize: 10,
+      total: 11,
+    })
+  })
+})
+
+describe('buildUrl', () => {
+  it('joins base, path and query, dropping empty values', () => {
+    expect(buildUrl('/svc/main/', '/a', { b: 'x y', c: undefined, d: null, e: 0 })).toBe(
+      '/svc/main/a?b=x+y&e=0',
+    )
+    expect(buildUrl('https://api.example/svc/main', 'auction/1')).toBe(
+      'https://api.example/svc/main/auction/1',
+    )
+  })
+})

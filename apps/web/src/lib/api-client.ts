@@ -1,0 +1,230 @@
+import type { ClientConfig } from '@numisma/contracts/client-config'
+import { COOKIE } from '@numisma/contracts/cookies'
+import { errorText, type ErrorCode } from '@numisma/contracts/errors'
+import { HEADER, osInfoHeader, signedHeaders } from '@numisma/contracts/signing'
+import { browserCookies, clearLoginCookies, readSession, type CookieJar } from './cookies'
+import { getClientConfig } from './config'
+import { currentLanguage, toLocale, type Language } from './language'
+
+/** Spec §9: every call gives up after 20 s. */
+export const REQUEST_TIMEOUT_MS = 20_000
+
+export type ServiceName = 'main' | 'search'
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+export type QueryValue = string | number | boolean | null | undefined
+
+export interface RequestOptions<T> {
+  /** Which service (spec §7): the main one unless noted. */
+  service?: ServiceName
+  method?: HttpMethod
+  /** The spec §7 path after the service base, e.g. `/user/@statistics`. */
+  path: string
+  query?: Record<string, QueryValue>
+  body?: unknown
+  /** The catalogue text shown when the server gives no message (spec §8). */
+  defaultError: ErrorCode
+  /** Checks and types `data`; a mismatch is a failure with the default error. */
+  schema?: { parse(value: unknown): T }
+  /** Do not toast a failure (the caller shows it its own way). */
+  silent?: boolean
+  idempotencyKey?: string
+  signal?: AbortSignal
+}
+
+export interface Page<T> {
+  data: T[]
+  page: number
+  pageSize: number
+  total: number
+}
+
+/** One error type for every failed call: `code` is a catalogue code or the server's code. */
+export class ApiError extends Error {
+  readonly code: string
+  readonly status: number
+  readonly details: Record<string, unknown> | undefined
+
+  constructor(code: string, status: number, message: string, details?: Record<string, unknown>) {
+    super(message)
+    this.name = 'ApiError'
+    this.code = code
+    this.status = status
+    this.details = details
+  }
+}
+
+export interface ApiClientDeps {
+  fetch: typeof fetch
+  cookies: CookieJar
+  config: () => ClientConfig
+  language: () => Language
+  isOnline: () => boolean
+  alert: (text: string) => void
+  toast: (text: string) => void
+  now: () => number
+  osInfo: string
+  timeoutMs: number
+}
+
+export interface ApiClient {
+  request<T = unknown>(options: RequestOptions<T>): Promise<T>
+  requestPage<T = unknown>(options: RequestOptions<T>): Promise<Page<T>>
+}
+
+export function createApiClient(deps: ApiClientDeps): ApiClient {
+  async function send(options: RequestOptions<unknown>): Promise<Record<string, unknown>> {
+    const locale = toLocale(deps.language())
+    // Spec §5: no call at all while offline, and the user is told with an alert.
+    if (!deps.isOnline()) {
+      const text = errorText('OFFLINE', locale)
+      deps.alert(text)
+      throw new ApiError('OFFLINE', 0, text)
+    }
+
+    const fail = (
+      code: string,
+      status: number,
+      message: string,
+      details?: Record<string, unknown>,
+    ) => {
+      if (status === 401 || status === 403) clearLoginCookies(deps.cookies)
+      if (!options.silent) deps.toast(message)
+      return new ApiError(code, status, message, details)
+    }
+
+    const method = options.method ?? 'GET'
+    const config = deps.config()
+    const service = options.service ?? 'main'
+    const session = readSession(deps.cookies)
+    const app = session
+      ? { id: session.id, key: session.key }
+      : config.apps[service === 'main' ? 'h5' : 'search']
+    const headers: Record<string, string> = {
+      ...signedHeaders({
+        method,
+        path: options.path,
+        appId: app.id,
+        key: app.key,
+        deviceId: deps.cookies.get(COOKIE.deviceId) ?? '',
+        signSecret: config.signSecret,
+        osInfo: deps.osInfo,
+        userId: session?.userId,
+        now: deps.now(),
+      }),
+      [HEADER.locale]: deps.language(),
+      accept: 'application/json',
+    }
+    if (options.body !== undefined) headers['content-type'] = 'application/json'
+    if (options.idempotencyKey) headers[HEADER.idempotencyKey] = options.idempotencyKey
+
+    const controller = new AbortController()
+    const onAbort = () => controller.abort()
+    options.signal?.addEventListener('abort', onAbort)
+    let timedOut = false
+    const timer = setTimeout(() => {
+      timedOut = true
+      controller.abort()
+    }, deps.timeoutMs)
+
+    let res: Response
+    let body: unknown
+    try {
+      res = await deps.fetch(buildUrl(config.services[service], options.path, options.query), {
+        method,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        credentials: 'include',
+        signal: controller.signal,
+      })
+      body = await res.json().catch(() => null)
+    } catch (cause) {
+      if (timedOut) throw fail('TIMEOUT', 0, errorText('TIMEOUT', locale))
+      if (options.signal?.aborted) throw new ApiError('ABORTED', 0, 'aborted', { cause })
+      throw fail(options.defaultError, 0, errorText(options.defaultError, locale))
+    } finally {
+      clearTimeout(timer)
+      options.signal?.removeEventListener('abort', onAbort)
+    }
+
+    // Spec §5: success is a 2xx status with a `data` field.
+    if (res.status >= 200 && res.status < 300 && isRecord(body) && 'data' in body) return body
+    const server = isRecord(body) ? body : {}
+    const code = typeof server.code === 'string' ? server.code : options.defaultError
+    const message =
+      typeof server.message === 'string' && server.message !== ''
+        ? server.message
+        : errorText(options.defaultError, locale)
+    throw fail(code, res.status, message, isRecord(server.details) ? server.details : undefined)
+  }
+
+  function parse<T>(options: RequestOptions<T>, value: unknown): T {
+    if (!options.schema) return value as T
+    try {
+      return options.schema.parse(value)
+    } catch {
+      const text = errorText(options.defaultError, toLocale(deps.language()))
+      if (!options.silent) deps.toast(text)
+      throw new ApiError(options.defaultError, 200, text)
+    }
+  }
+
+  return {
+    async request<T>(options: RequestOptions<T>): Promise<T> {
+      const body = await send(options)
+      return parse(options, body.data)
+    },
+    async requestPage<T>(options: RequestOptions<T>): Promise<Page<T>> {
+      const body = await send(options)
+      const list = Array.isArray(body.data) ? body.data : []
+      return {
+        data: list.map((item) => parse(options, item)),
+        page: typeof body.page === 'number' ? body.page : 1,
+        pageSize: typeof body.pageSize === 'number' ? body.pageSize : list.length,
+        total: typeof body.total === 'number' ? body.total : list.length,
+      }
+    },
+  }
+}
+
+export function buildUrl(base: string, path: string, query?: Record<string, QueryValue>): string {
+  const url = `${base.replace(/\/+$/, '')}${path.startsWith('/') ? path : `/${path}`}`
+  if (!query) return url
+  const params = new URLSearchParams()
+  for (const [name, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null) params.append(name, String(value))
+  }
+  const search = params.toString()
+  return search ? `${url}${url.includes('?') ? '&' : '?'}${search}` : url
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+let browserClient: ApiClient | null = null
+
+function client(): ApiClient {
+  browserClient ??= createApiClient({
+    fetch: (input, init) => window.fetch(input, init),
+    cookies: browserCookies,
+    config: getClientConfig,
+    language: () => currentLanguage(),
+    isOnline: () => navigator.onLine,
+    alert: (text) => window.alert(text),
+    // Loaded on first use so this module (and its tests) do not pull antd-mobile in eagerly.
+    toast: (text) => void import('./toast').then(({ showToast }) => showToast(text)),
+    now: () => Date.now(),
+    osInfo: osInfoHeader(),
+    timeoutMs: REQUEST_TIMEOUT_MS,
+  })
+  return browserClient
+}
+
+/** The one way the app calls its services: signed, time-limited, with spec §8 error handling. */
+export function request<T = unknown>(options: RequestOptions<T>): Promise<T> {
+  return client().request(options)
+}
+
+export function requestPage<T = unknown>(options: RequestOptions<T>): Promise<Page<T>> {
+  return client().requestPage(options)
+}

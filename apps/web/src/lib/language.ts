@@ -1,0 +1,26 @@
+import { COOKIE } from '@numisma/contracts/cookies'
+import type { Locale } from '@numisma/contracts/errors'
+import { browserCookies, type CookieJar } from './cookies'
+
+/** UI languages: Chinese first (the product language), English second. */
+export const LANGUAGES = ['zh-CN', 'en'] as const
+export type Language = (typeof LANGUAGES)[number]
+export const DEFAULT_LANGUAGE: Language = 'zh-CN'
+
+export function parseLanguage(value: string | undefined): Language {
+  return value?.toLowerCase().startsWith('en') ? 'en' : DEFAULT_LANGUAGE
+}
+
+/** The language chosen by the `lang` cookie, zh-CN by default. */
+export function currentLanguage(jar: CookieJar = browserCookies): Language {
+  return parseLanguage(jar.get(COOKIE.locale))
+}
+
+export function saveLanguage(language: Language, jar: CookieJar = browserCookies): void {
+  jar.set(COOKIE.locale, language)
+}
+
+/** The catalogue locale (contracts/errors) of a UI language. */
+export function toLocale(language: Language): Locale {
+  return language === 'en' ? 'en' : 'zh'
+}

@@ -1,0 +1,17 @@
+import { setAntdMobileRender } from './antd-render'
+import { loadClientConfig } from './config'
+import { ensureDeviceId } from './cookies'
+import { initI18n } from './i18n'
+import { applyRootFontSize } from './root-font-size'
+
+/**
+ * What both apps (shop and passport) need before their first render. Resolves to false when the
+ * client configuration could not be had (the caller shows a retry screen instead of the app).
+ */
+export async function startUp(): Promise<boolean> {
+  ensureDeviceId()
+  applyRootFontSize()
+  setAntdMobileRender()
+  const [config] = await Promise.allSettled([loadClientConfig(), initI18n()])
+  return config.status === 'fulfilled'
+}

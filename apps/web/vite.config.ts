@@ -1,0 +1,55 @@
+import { fileURLToPath } from 'node:url'
+import react from '@vitejs/plugin-react'
+import { defineConfig, type Plugin } from 'vite'
+
+const SERVER = 'http://127.0.0.1:8080'
+
+/** In dev, serve the sign-in app at /passport like the server does in production. */
+function passportRoute(): Plugin {
+  const rewrite = (url: string | undefined): string | undefined =>
+    url && /^\/passport(?:[/?#]|$)/.test(url)
+      ? url.replace(/^\/passport\/?/, '/passport.html')
+      : url
+  return {
+    name: 'numisma-passport-route',
+    configureServer(server) {
+      server.middlewares.use((req, _res, next) => {
+        req.url = rewrite(req.url)
+        next()
+      })
+    },
+    configurePreviewServer(server) {
+      server.middlewares.use((req, _res, next) => {
+        req.url = rewrite(req.url)
+        next()
+      })
+    },
+  }
+}
+
+export default defineConfig({
+  plugins: [react(), passportRoute()],
+  // npm hoists React 18 to the repo root for antd-mobile's peer range while this app has React 19
+  // in its own node_modules; one copy of React must serve every package.
+  resolve: { dedupe: ['react', 'react-dom'] },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    rollupOptions: {
+      // Schema construction (`z.object(…)` in contracts) has no side effects: unused schemas are
+      // dropped, so a page that only needs the error catalogue does not ship zod.
+      treeshake: { manualPureFunctions: ['z'] },
+      input: {
+        index: fileURLToPath(new URL('./index.html', import.meta.url)),
+        passport: fileURLToPath(new URL('./passport.html', import.meta.url)),
+      },
+    },
+  },
+  server: {
+    host: true,
+    proxy: { '/svc': { target: SERVER, changeOrigin: true, ws: true } },
+  },
+  preview: {
+    proxy: { '/svc': { target: SERVER, changeOrigin: true, ws: true } },
+  },
+})

@@ -1,0 +1,77 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ROUTES } from '../apps/web/src/app/routes'
+import { baseUrl, fillSignIn, freshMobile, launchBrowser, phoneContext, signIn } from './fixtures'
+
+let browser: Browser
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+})
+afterAll(() => browser.close())
+
+describe('sign-in guard (spec §2)', () => {
+  it('sends an anonymous visitor of an auth route to sign-in and back, signed in', async () => {
+    const context = await phoneContext(browser)
+    const page = await context.newPage()
+    await page.goto('/myBuy?tab=leading')
+    await page.waitForURL((url) => url.pathname === '/passport')
+    expect(new URL(page.url()).searchParams.get('redirect')).toBe('/myBuy?tab=leading')
+
+    await fillSignIn(page, freshMobile())
+    await page.waitForURL((url) => url.pathname === '/myBuy')
+    expect(new URL(page.url()).search).toBe('?tab=leading')
+    await expect.poll(() => page.title()).toContain('我的竞买')
+
+    const cookies = Object.fromEntries((await context.cookies()).map((c) => [c.name, c]))
+    expect(cookies.agreement?.value).toBe('1')
+    expect(cookies.userId?.value).toMatch(/^\d+$/)
+    expect(cookies.sid?.httpOnly).toBe(true)
+    expect(cookies.deviceId?.value).toBeTruthy()
+    await context.close()
+  })
+
+  it('lets an anonymous visitor browse public routes without signing in', async () => {
+    const context = await phoneContext(browser)
+    const page = await context.newPage()
+    await page.goto('/rules')
+    await expect.poll(() => page.title()).toContain('竞买须知')
+    expect(new URL(page.url()).pathname).toBe('/rules')
+    await context.close()
+  })
+
+  it('refuses an off-site redirect after sign-in', async () => {
+    const context = await phoneContext(browser)
+    const page = await context.newPage()
+    await page.goto(`/passport?redirect=${encodeURIComponent('//evil.example/steal')}`)
+    await fillSignIn(page, freshMobile())
+    await page.waitForURL((url) => url.pathname === '/')
+    expect(new URL(page.url()).host).toBe(new URL(baseUrl()).host)
+    await context.close()
+  })
+})
+
+describe('every route of spec §2 renders with its title', () => {
+  let context: BrowserContext
+  let page: Page
+
+  beforeAll(async () => {
+    context = await phoneContext(browser)
+    page = await context.newPage()
+    await signIn(page, '/ucenter')
+  })
+  afterAll(() => context.close())
+
+  for (const route of ROUTES) {
+    const path = route.path === '*' ? '/no-such-page' : route.path
+    it(`${path} → ${route.title.zh}`, async () => {
+      await page.goto(path)
+      await expect.poll(() => page.title()).toContain(route.title.zh)
+      expect(new URL(page.url()).pathname).toBe(path)
+      // A real frame: the title on screen and some content, never a blank page.
+      await page.getByText(route.title.zh, { exact: true }).first().waitFor()
+      const text = await page.locator('#root').innerText()
+      expect(text.replace(route.title.zh, '').trim().length).toBeGreaterThan(0)
+    })
+  }
+})

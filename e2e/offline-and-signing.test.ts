@@ -1,0 +1,73 @@
+import type { Browser, Request } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { baseUrl, launchBrowser, phoneContext, signIn } from './fixtures'
+
+let browser: Browser
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+})
+afterAll(() => browser.close())
+
+describe('offline (spec §5)', () => {
+  it('shows the alert and makes no request', async () => {
+    const context = await phoneContext(browser)
+    const page = await context.newPage()
+    await signIn(page, '/')
+    await page.waitForLoadState('networkidle')
+
+    const apiCalls: string[] = []
+    page.on('request', (r) => {
+      if (r.url().includes('/svc/')) apiCalls.push(r.url())
+    })
+    const alerts: string[] = []
+    page.on('dialog', (dialog) => {
+      alerts.push(dialog.message())
+      void dialog.accept()
+    })
+
+    await context.setOffline(true)
+    await page.getByText('我的', { exact: true }).last().click() // tab bar → user centre
+    await expect.poll(() => alerts.length).toBeGreaterThan(0)
+    expect(alerts[0]).toBe('网络连接似乎已断开')
+    expect(apiCalls).toEqual([])
+    await context.close()
+  })
+})
+
+describe('signed requests from the web client', () => {
+  it('are accepted once, and refused when replayed or tampered with', async () => {
+    const context = await phoneContext(browser)
+    const page = await context.newPage()
+    await signIn(page, '/')
+    const seen = page.waitForRequest((r) => r.url().includes('/svc/main/user/@statistics'))
+    await page.goto('/ucenter')
+    const request: Request = await seen
+    const response = await request.response()
+    expect(response?.status()).toBe(200)
+
+    const headers = await request.allHeaders()
+    const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ')
+    const send = (url: string, extra: Record<string, string> = {}) =>
+      fetch(url, { headers: { ...pick(headers), cookie, ...extra } })
+
+    const replay = await send(request.url())
+    expect(replay.status).toBe(401)
+    expect(await replay.json()).toMatchObject({ code: 'NONCE_REPLAYED' })
+
+    const tamperedPath = await send(`${baseUrl()}/svc/main/user/@accountSeting`)
+    expect(tamperedPath.status).toBe(401)
+    expect(await tamperedPath.json()).toMatchObject({ code: 'SIGNATURE_INVALID' })
+
+    const tamperedUser = await send(request.url(), { 'x-user-id': '1' })
+    expect(tamperedUser.status).toBe(401)
+    expect(await tamperedUser.json()).toMatchObject({ code: 'SESSION_INVALID' })
+    await context.close()
+  })
+})
+
+/** The signing headers a browser sent, without the ones fetch sets itself. */
+function pick(headers: Record<string, string>): Record<string, string> {
+  const keep = ['authorization', 'x-app-id', 'x-device-id', 'x-os-info', 'x-user-id', 'x-nonce', 'x-timestamp', 'x-sign', 'accept-language']
+  return Object.fromEntries(Object.entries(headers).filter(([k]) => keep.includes(k)))
+}
