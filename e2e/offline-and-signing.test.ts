@@ -68,6 +68,16 @@ describe('signed requests from the web client', () => {
 
 /** The signing headers a browser sent, without the ones fetch sets itself. */
 function pick(headers: Record<string, string>): Record<string, string> {
-  const keep = ['authorization', 'x-app-id', 'x-device-id', 'x-os-info', 'x-user-id', 'x-nonce', 'x-timestamp', 'x-sign', 'accept-language']
+  const keep = [
+    'authorization',
+    'x-app-id',
+    'x-device-id',
+    'x-os-info',
+    'x-user-id',
+    'x-nonce',
+    'x-timestamp',
+    'x-sign',
+    'accept-language',
+  ]
   return Object.fromEntries(Object.entries(headers).filter(([k]) => keep.includes(k)))
 }
