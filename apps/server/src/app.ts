@@ -9,7 +9,13 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod'
+import { CatalogRepository } from './modules/catalog/repository'
+import { catalogRoutes } from './modules/catalog/routes'
+import { CatalogService } from './modules/catalog/service'
+import { MEDIA_PREFIX, mediaRoutes } from './modules/media/routes'
 import { passportRoutes } from './modules/passport/routes'
+import { searchRoutes } from './modules/search/routes'
+import { SearchService } from './modules/search/service'
 import { PassportRepository } from './modules/passport/repository'
 import { PassportService } from './modules/passport/service'
 import { SandboxSmsSender, type SmsSender } from './modules/passport/sms-sender'
@@ -54,7 +60,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: options.logger ?? false,
     trustProxy: options.trustProxy ?? false,
     bodyLimit: 256 * 1024,
-    routerOptions: { ignoreTrailingSlash: true },
+    // Malformed URLs and over-long path parameters get the same coded body as everything else.
+    frameworkErrors: (error, request, reply) => {
+      void sendError(request, reply, error.statusCode === 414 ? 414 : 400, 'VALIDATION_FAILED', {
+        reason: error.code,
+      })
+    },
+    // Generated picture URLs carry their parameters (modules/media), a few hundred characters.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
   }).withTypeProvider<ZodTypeProvider>()
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
@@ -103,6 +116,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // 3. Routes, by service.
   await app.register(systemRoutes, { prefix: '/svc', clientConfig: config })
+  await app.register(mediaRoutes, { prefix: MEDIA_PREFIX })
+  const catalogRepo = new CatalogRepository(database.db)
 
   const staff = new StaffService(new StaffRepository(database.db), clock)
   await app.register(staffRoutes, {
@@ -123,6 +138,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       )
       await main.register(passportRoutes, { service: passport, rateLimit: limits })
       await main.register(userRoutes, { users: passportRepo })
+      await main.register(catalogRoutes, { service: new CatalogService(catalogRepo, clock), clock })
       // Unknown paths are checked for a signature too, so they reveal nothing to strangers.
       main.setNotFoundHandler({ preHandler: verify }, (request, reply) =>
         sendError(request, reply, 404, 'NOT_FOUND'),
@@ -135,6 +151,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     async (search) => {
       const verify = signedRequestHook(SEARCH_PREFIX, 'search', signing)
       search.addHook('onRequest', verify)
+      await search.register(searchRoutes, { service: new SearchService(catalogRepo, clock) })
       search.setNotFoundHandler({ preHandler: verify }, (request, reply) =>
         sendError(request, reply, 404, 'NOT_FOUND'),
       )

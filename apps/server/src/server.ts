@@ -5,7 +5,7 @@ import { StaffService } from './modules/staff/service'
 import { systemClock } from './platform/clock'
 import { loadConfig } from './platform/config'
 import { openDatabase } from './platform/db'
-import { seedDemo } from './seed/demo'
+import { seedDemo, startDemoRoller } from './seed/demo'
 
 /** `npm start`: one process serving every role (DESIGN §9). */
 async function main(): Promise<void> {
@@ -30,10 +30,15 @@ async function main(): Promise<void> {
       `staff account "admin" created with password: ${staff.generated} (set NUMISMA_ADMIN_PASSWORD to choose it)`,
     )
   }
-  if (config.seed === 'demo') await seedDemo(database, systemClock, app.log)
+  let stopRoller = () => {}
+  if (config.seed === 'demo') {
+    await seedDemo(database, systemClock, app.log)
+    stopRoller = startDemoRoller(database, systemClock, app.log)
+  }
 
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down')
+    stopRoller()
     await app.close()
     await database.close()
     process.exit(0)

@@ -11,7 +11,9 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
 import { isAppError } from './errors'
 
 export function localeOf(request: FastifyRequest): Locale {
-  const cookie = request.cookies[COOKIE.locale]
+  // Framework errors (bad URL) arrive before the cookie plugin has parsed anything.
+  const cookies = request.cookies as Record<string, string | undefined> | undefined
+  const cookie = cookies?.[COOKIE.locale]
   return cookie ? pickLocale(cookie) : pickLocale(request.headers['accept-language'])
 }
 

@@ -57,7 +57,114 @@ export interface StaffSessionsTable {
   expires_at: number
 }
 
+export interface CategoriesTable {
+  id: Generated<number>
+  name: string
+  name_en: string
+  icon: string
+  sort: number
+}
+
+export interface MallCategoriesTable {
+  id: Generated<number>
+  parent_id: number | null
+  name: string
+  sort: number
+}
+
+export interface BannersTable {
+  id: Generated<number>
+  /** 0 = home, 1 = category page (spec §7 /mall/advertis/{0,1}). */
+  position: number
+  title: string
+  image: string
+  link: string
+  sort: number
+  active_from: number
+  active_until: number | null
+}
+
+export interface SpecialsTable {
+  id: Generated<number>
+  title: string
+  subtitle: string
+  description: string
+  cover: string
+  starts_at: number
+  ends_at: number
+  stagger_seconds: number
+  soft_close_window_seconds: number
+  soft_close_extend_seconds: number
+  created_at: number
+}
+
+/** Item fields shared by lots and mall items. */
+interface ItemColumns {
+  id: Generated<number>
+  title: string
+  subtitle: string
+  description: string
+  /** JSON array of image URLs. */
+  images: string
+  grade_code: number
+  grading_service: string | null
+  cert_no: string | null
+  year: string
+  denomination: string
+  material: string
+  export_banned: number
+  created_at: number
+}
+
+export interface LotsTable extends ItemColumns {
+  special_id: number
+  lot_no: number
+  category_id: number | null
+  start_price: number
+  reserve_price: number | null
+  starts_at: number
+  ends_at: number
+  /** 'open' until the sweeper closes it as 'sold' or 'unsold'. */
+  status: string
+  price: number | null
+  bid_count: number
+  leader_id: number | null
+}
+
+export interface MallItemsTable extends ItemColumns {
+  product_no: string
+  category_id: number | null
+  price: number
+  stock: number
+  sold: number
+  limit_per_user: number | null
+  on_sale: number
+}
+
+export interface BidsTable {
+  id: Generated<number>
+  lot_id: number
+  user_id: number
+  amount: number
+  /** 1 when placed by the proxy engine on a bidder's behalf. */
+  auto: number
+  created_at: number
+}
+
+export interface PriceStepsTable {
+  from_amount: number
+  step: number
+}
+
 export interface DB {
+  bids: BidsTable
+  price_steps: PriceStepsTable
+  categories: CategoriesTable
+  mall_categories: MallCategoriesTable
+  banners: BannersTable
+  specials: SpecialsTable
+  lots: LotsTable
+  mall_items: MallItemsTable
   settings: SettingsTable
   users: UsersTable
   sessions: SessionsTable

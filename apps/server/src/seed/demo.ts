@@ -1,8 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify'
+import { CatalogRepository } from '../modules/catalog/repository'
 import { PassportRepository } from '../modules/passport/repository'
 import type { Clock } from '../platform/clock'
 import type { Database } from '../platform/db'
 import { SettingsRepository } from '../platform/settings-repository'
+import { rollDemo, seedCatalogue } from './catalogue'
 
 /** Demo collectors who can sign in with the sandbox SMS code (DESIGN §8). */
 export const DEMO_USERS = [
@@ -11,8 +13,9 @@ export const DEMO_USERS = [
 ] as const
 
 /**
- * Seeds demo data once per database (SEED=demo, the default). Later issues add the catalogue;
- * each part is guarded by the same one-time marker so a restart never duplicates rows.
+ * Seeds demo data once per database (SEED=demo, the default): demo users and the catalogue. A
+ * one-time marker (inserted first, atomically) means a restart or a second instance never
+ * duplicates rows.
  */
 export async function seedDemo(database: Database, clock: Clock, log: FastifyBaseLogger) {
   const settings = new SettingsRepository(database.db)
@@ -22,5 +25,20 @@ export async function seedDemo(database: Database, clock: Clock, log: FastifyBas
   for (const user of DEMO_USERS) {
     await passport.findOrCreateUser(user.mobile, user.display, clock.now())
   }
+  await seedCatalogue(new CatalogRepository(database.db), clock.now())
   log.info({ users: DEMO_USERS.length }, 'demo data seeded')
+}
+
+/** While the demo runs, a new quick-sale special opens whenever the closing lots run low. */
+export function startDemoRoller(database: Database, clock: Clock, log: FastifyBaseLogger) {
+  const repo = new CatalogRepository(database.db)
+  const tick = () => {
+    rollDemo(repo, clock.now())
+      .then((rolled) => rolled && log.info('demo: a new quick-sale special opened'))
+      .catch((error: unknown) => log.error({ err: error }, 'demo roller failed'))
+  }
+  tick()
+  const timer = setInterval(tick, 60_000)
+  timer.unref()
+  return () => clearInterval(timer)
 }

@@ -7,6 +7,7 @@ import {
 } from 'kysely'
 import type { Dialect } from '../db'
 import { foundation } from './0001-foundation'
+import { catalog } from './0002-catalog'
 
 /**
  * Migrations are code, written once for both dialects: the context hides the two places where
@@ -33,6 +34,7 @@ export function migrationContext(dialect: Dialect): MigrationContext {
 
 const MIGRATIONS: Record<string, (ctx: MigrationContext) => Migration> = {
   '0001-foundation': foundation,
+  '0002-catalog': catalog,
 }
 
 class CodeMigrationProvider implements MigrationProvider {

@@ -1,0 +1,189 @@
+import { dataSchema } from '@numisma/contracts/api'
+import {
+  BannerSchema,
+  CategorySchema,
+  LotDetailSchema,
+  MallCategoryNodeSchema,
+  MallItemDetailSchema,
+  ServerTimeSchema,
+  SpecialDetailSchema,
+  SpecialSummarySchema,
+} from '@numisma/contracts/catalog'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import type { Clock } from '../../platform/clock'
+import type { CatalogService } from './service'
+
+const IdParams = z.object({
+  id: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(2 ** 31),
+})
+const BidRecordSchema = z.object({
+  bidder: z.string(),
+  amount: z.number().int(),
+  auto: z.boolean(),
+  at: z.string(),
+  mine: z.boolean(),
+})
+
+export interface CatalogRouteOptions {
+  service: CatalogService
+  clock: Clock
+  /** The caller's proxy maximum on a lot; provided by the bidding module when it exists. */
+  myMaxOf?: (lotId: number, userId: number) => Promise<number | null>
+}
+
+/** Spec §7 "Home and info" and the item pages. Anonymous callers may read all of it. */
+export const catalogRoutes: FastifyPluginAsyncZod<CatalogRouteOptions> = async (app, opts) => {
+  const { service, clock } = opts
+  const tags = ['catalogue']
+
+  app.get(
+    '/meta/@category',
+    {
+      schema: {
+        tags,
+        summary: 'Auction categories',
+        response: { 200: dataSchema(z.array(CategorySchema)) },
+      },
+    },
+    async () => ({ data: await service.categories() }),
+  )
+
+  app.get(
+    '/mall/categoryTree',
+    {
+      schema: {
+        tags,
+        summary: 'The mall category tree',
+        response: { 200: dataSchema(z.array(MallCategoryNodeSchema)) },
+      },
+    },
+    async () => ({ data: await service.mallCategoryTree() }),
+  )
+
+  app.get(
+    '/mall/advertis/:position',
+    {
+      schema: {
+        tags,
+        summary: 'Banners: 0 = home, 1 = category page',
+        params: z.object({ position: z.enum(['0', '1']) }),
+        response: { 200: dataSchema(z.array(BannerSchema)) },
+      },
+    },
+    async (request) => ({ data: await service.banners(Number(request.params.position)) }),
+  )
+
+  app.get(
+    '/special/V1',
+    {
+      schema: {
+        tags,
+        summary: 'Live and upcoming specials (the home list)',
+        response: { 200: dataSchema(z.array(SpecialSummarySchema)) },
+      },
+    },
+    async () => ({ data: await service.specials() }),
+  )
+
+  app.get(
+    '/special/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One special with its lots in lot order',
+        params: IdParams,
+        response: { 200: dataSchema(SpecialDetailSchema) },
+      },
+    },
+    async (request) => ({ data: await service.special(request.params.id) }),
+  )
+
+  app.get(
+    '/pub/@time',
+    {
+      schema: {
+        tags,
+        summary: 'Server time, for countdowns',
+        response: { 200: dataSchema(ServerTimeSchema) },
+      },
+    },
+    () => {
+      const now = clock.now()
+      return { data: { now: new Date(now).toISOString(), timestamp: now } }
+    },
+  )
+
+  app.get(
+    '/auction/:id',
+    {
+      schema: {
+        tags,
+        summary: 'An auction lot with its live state for the caller',
+        params: IdParams,
+        response: { 200: dataSchema(LotDetailSchema) },
+      },
+    },
+    async (request) => {
+      const caller = request.caller
+      const userId = caller?.kind === 'user' ? caller.userId : null
+      const myMax =
+        userId !== null && opts.myMaxOf ? await opts.myMaxOf(request.params.id, userId) : null
+      return { data: await service.lot(request.params.id, { userId, myMax }) }
+    },
+  )
+
+  app.get(
+    '/mallproduct/getMallByProductNo/:id',
+    {
+      schema: {
+        tags,
+        summary: 'A mall item by its product number',
+        params: z.object({
+          id: z
+            .string()
+            .min(1)
+            .max(32)
+            .regex(/^[A-Za-z0-9_-]+$/),
+        }),
+        response: { 200: dataSchema(MallItemDetailSchema) },
+      },
+    },
+    async (request) => ({ data: await service.mallItem(request.params.id) }),
+  )
+
+  app.get(
+    '/bidding/price-step',
+    {
+      schema: {
+        tags: ['bidding'],
+        summary: 'The increment table (fen)',
+        response: {
+          200: dataSchema(z.array(z.object({ from: z.number().int(), step: z.number().int() }))),
+        },
+      },
+    },
+    async () => ({ data: await service.priceSteps() }),
+  )
+
+  app.get(
+    '/bidding/:id',
+    {
+      schema: {
+        tags: ['bidding'],
+        summary: 'Bid history of a lot, newest first, bidders masked',
+        params: IdParams,
+        response: { 200: dataSchema(z.array(BidRecordSchema)) },
+      },
+    },
+    async (request) => {
+      const caller = request.caller
+      const viewer = caller?.kind === 'user' ? caller.userId : null
+      return { data: await service.bidHistory(request.params.id, viewer) }
+    },
+  )
+}

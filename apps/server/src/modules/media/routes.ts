@@ -1,0 +1,68 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import { AppError } from '../../platform/errors'
+import { type Artwork, renderArtwork } from './artwork'
+
+/** Unsigned: images are loaded by <img> tags, which cannot sign. The URL carries the parameters. */
+export const MEDIA_PREFIX = '/svc/media'
+
+const text = z.string().max(24)
+const ArtworkSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('coin'),
+    seed: z.number().int().nonnegative(),
+    face: text,
+    legend: text,
+    metal: z.enum(['silver', 'gold', 'copper', 'brass']),
+    holed: z.boolean(),
+    side: z.enum(['obverse', 'reverse']),
+  }),
+  z.object({
+    kind: z.literal('note'),
+    seed: z.number().int().nonnegative(),
+    face: text,
+    legend: text,
+    serial: text,
+    hue: z.number().int().min(0).max(360),
+    side: z.enum(['obverse', 'reverse']),
+  }),
+])
+
+export function artworkUrl(art: Artwork): string {
+  return `${MEDIA_PREFIX}/art/${Buffer.from(JSON.stringify(art)).toString('base64url')}.svg`
+}
+
+export function parseArtwork(token: string): Artwork | null {
+  try {
+    const parsed = ArtworkSchema.safeParse(JSON.parse(Buffer.from(token, 'base64url').toString()))
+    return parsed.success ? parsed.data : null
+  } catch {
+    return null
+  }
+}
+
+export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/art/:token',
+    {
+      schema: {
+        tags: ['media'],
+        summary: 'A generated coin or banknote picture (SVG)',
+        params: z.object({
+          token: z
+            .string()
+            .max(2048)
+            .regex(/^[A-Za-z0-9_-]+\.svg$/),
+        }),
+      },
+    },
+    (request, reply) => {
+      const art = parseArtwork(request.params.token.slice(0, -4))
+      if (!art) throw new AppError('NOT_FOUND')
+      return reply
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .type('image/svg+xml; charset=utf-8')
+        .send(renderArtwork(art))
+    },
+  )
+}

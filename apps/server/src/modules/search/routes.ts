@@ -1,0 +1,30 @@
+import { LotCardSchema, MallItemCardSchema, SearchQuerySchema } from '@numisma/contracts/catalog'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import type { SearchService } from './service'
+
+const PageSchema = z.object({
+  data: z.union([z.array(LotCardSchema), z.array(MallItemCardSchema)]),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int(),
+})
+
+export const searchRoutes: FastifyPluginAsyncZod<{ service: SearchService }> = async (
+  app,
+  { service },
+) => {
+  app.get(
+    '/api/search/wechat',
+    {
+      schema: {
+        tags: ['search'],
+        summary:
+          'The buying list (type=auction) and the mall list (type=mall), with keyword search',
+        querystring: SearchQuerySchema,
+        response: { 200: PageSchema },
+      },
+    },
+    async (request) => service.search(request.query),
+  )
+}

@@ -1,0 +1,172 @@
+import type { LotCard, MallItemCard, SearchQuery } from '@numisma/contracts/catalog'
+import { lotStatus } from '@numisma/domain/lot-status'
+import type { Clock } from '../../platform/clock'
+import { toLotCard, toMallCard } from '../catalog/mappers'
+import type { CatalogRepository, LotRow, MallItemRow } from '../catalog/repository'
+import { SearchIndex } from './search-index'
+
+export interface SearchPage<T> {
+  data: T[]
+  page: number
+  pageSize: number
+  total: number
+}
+
+/** How stale the index may get; bids and new lots show up in lists within this time. */
+export const INDEX_TTL_MS = 2_000
+
+interface Snapshot {
+  loadedAt: number
+  lots: LotRow[]
+  mall: MallItemRow[]
+  lotIndex: SearchIndex
+  mallIndex: SearchIndex
+}
+
+const itemBody = (row: LotRow | MallItemRow): string =>
+  [
+    row.subtitle,
+    row.description,
+    row.year,
+    row.denomination,
+    row.material,
+    row.grading_service ?? '',
+    row.cert_no ?? '',
+  ].join(' ')
+
+/**
+ * The search role (`/svc/search`): the buying list and the mall list with keyword search,
+ * filters, sorting and paging. Each instance keeps its own snapshot of the catalogue and reloads it
+ * when older than INDEX_TTL_MS, so several instances need no coordination.
+ */
+export class SearchService {
+  private snapshot: Snapshot | undefined
+  private loading: Promise<Snapshot> | undefined
+
+  constructor(
+    private readonly repo: CatalogRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async search(query: SearchQuery): Promise<SearchPage<LotCard> | SearchPage<MallItemCard>> {
+    const snap = await this.fresh()
+    return query.type === 'mall' ? this.searchMall(snap, query) : this.searchLots(snap, query)
+  }
+
+  private searchLots(snap: Snapshot, q: SearchQuery): SearchPage<LotCard> {
+    const now = this.clock.now()
+    const relevance = q.keyword ? snap.lotIndex.search(q.keyword) : undefined
+    const rows = snap.lots.filter((row) => {
+      if (relevance && !relevance.has(row.id)) return false
+      if (q.categoryId !== undefined && row.category_id !== q.categoryId) return false
+      if (q.specialId !== undefined && row.special_id !== q.specialId) return false
+      if (q.grade !== undefined && row.grade_code !== q.grade) return false
+      if (q.gradingService !== undefined && row.grading_service !== q.gradingService) return false
+      const price = row.price ?? row.start_price
+      if (q.minPrice !== undefined && price < q.minPrice) return false
+      if (q.maxPrice !== undefined && price > q.maxPrice) return false
+      const status = lotStatus(
+        {
+          status: row.status,
+          startsAt: row.starts_at,
+          endsAt: row.ends_at,
+          price: row.price,
+          leaderId: row.leader_id,
+          reservePrice: row.reserve_price,
+        },
+        now,
+      )
+      switch (q.status) {
+        case 'live':
+          return status === 'live'
+        case 'preview':
+          return status === 'preview'
+        case 'ended':
+          return status === 'sold' || status === 'unsold'
+        case 'all':
+          return true
+      }
+    })
+    const price = (r: LotRow) => r.price ?? r.start_price
+    const sort = q.sort ?? (relevance ? undefined : 'ending')
+    rows.sort((a, b) => {
+      switch (sort) {
+        case 'ending':
+          return a.ends_at - b.ends_at || a.id - b.id
+        case 'price_asc':
+          return price(a) - price(b) || a.id - b.id
+        case 'price_desc':
+          return price(b) - price(a) || a.id - b.id
+        case 'newest':
+          return b.created_at - a.created_at || b.id - a.id
+        case 'bids':
+          return b.bid_count - a.bid_count || a.ends_at - b.ends_at
+        case undefined:
+          return relevance!.get(b.id)! - relevance!.get(a.id)! || a.ends_at - b.ends_at
+      }
+    })
+    return paginate(rows, q, (row) => toLotCard(row, now))
+  }
+
+  private searchMall(snap: Snapshot, q: SearchQuery): SearchPage<MallItemCard> {
+    const relevance = q.keyword ? snap.mallIndex.search(q.keyword) : undefined
+    const rows = snap.mall.filter((row) => {
+      if (row.on_sale !== 1) return false
+      if (relevance && !relevance.has(row.id)) return false
+      if (q.categoryId !== undefined && row.category_id !== q.categoryId) return false
+      if (q.grade !== undefined && row.grade_code !== q.grade) return false
+      if (q.gradingService !== undefined && row.grading_service !== q.gradingService) return false
+      if (q.minPrice !== undefined && row.price < q.minPrice) return false
+      if (q.maxPrice !== undefined && row.price > q.maxPrice) return false
+      return true
+    })
+    const sort = q.sort ?? (relevance ? undefined : 'newest')
+    rows.sort((a, b) => {
+      switch (sort) {
+        case 'price_asc':
+          return a.price - b.price || a.id - b.id
+        case 'price_desc':
+          return b.price - a.price || a.id - b.id
+        case 'bids':
+          return b.sold - a.sold || a.id - b.id
+        case 'ending':
+        case 'newest':
+          return b.created_at - a.created_at || b.id - a.id
+        case undefined:
+          return relevance!.get(b.id)! - relevance!.get(a.id)! || b.id - a.id
+      }
+    })
+    return paginate(rows, q, toMallCard)
+  }
+
+  private async fresh(): Promise<Snapshot> {
+    const now = this.clock.now()
+    if (this.snapshot && now - this.snapshot.loadedAt < INDEX_TTL_MS) return this.snapshot
+    this.loading ??= this.load(now).finally(() => (this.loading = undefined))
+    this.snapshot = await this.loading
+    return this.snapshot
+  }
+
+  private async load(now: number): Promise<Snapshot> {
+    const [lots, mall] = await Promise.all([this.repo.allLots(), this.repo.allMallItems()])
+    return {
+      loadedAt: now,
+      lots,
+      mall,
+      lotIndex: new SearchIndex(lots.map((r) => ({ id: r.id, title: r.title, body: itemBody(r) }))),
+      mallIndex: new SearchIndex(
+        mall.map((r) => ({ id: r.id, title: r.title, body: itemBody(r) })),
+      ),
+    }
+  }
+}
+
+function paginate<R, T>(rows: R[], q: SearchQuery, map: (row: R) => T): SearchPage<T> {
+  const start = (q.page - 1) * q.pageSize
+  return {
+    data: rows.slice(start, start + q.pageSize).map(map),
+    page: q.page,
+    pageSize: q.pageSize,
+    total: rows.length,
+  }
+}
