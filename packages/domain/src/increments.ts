@@ -57,6 +57,7 @@ export function nearestOnGrid(
 ): { below: number | null; above: number } {
   const step = stepAt(amount, steps)
   const below = Math.ceil(amount / step) * step - step
-  const above = Math.floor(amount / step) * step + step
+  // Never below the smallest valid amount (a negative amount would otherwise get `above: 0`).
+  const above = Math.max(Math.floor(amount / step) * step + step, stepAt(0, steps))
   return { below: below > 0 ? below : null, above }
 }

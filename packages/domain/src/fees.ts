@@ -1,0 +1,12 @@
+/**
+ * The buyer's handling fee on a won lot, in basis points of the hammer price, rounded up to the
+ * fen (DESIGN §4 "price + handling fee"; the rate is ours: docs/decisions/005-bidding.md).
+ */
+export const DEFAULT_HANDLING_FEE_BPS = 1000
+
+export function handlingFee(hammer: number, bps = DEFAULT_HANDLING_FEE_BPS): number {
+  return Math.ceil((hammer * bps) / 10_000)
+}
+
+/** Payment for a won lot is due this long after closing. */
+export const AUCTION_PAYMENT_DAYS = 3

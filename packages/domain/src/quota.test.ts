@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest'
+import {
+  DEFAULT_QUOTA_MULTIPLIER,
+  exposure,
+  type LotExposure,
+  lotExposure,
+  quotaLimit,
+  withinQuota,
+} from './quota'
+
+const y = (yuan: number) => yuan * 100
+const lot = (lotId: number, leadingAt: number, proxyMax: number): LotExposure => ({
+  lotId,
+  leadingAt: y(leadingAt),
+  proxyMax: y(proxyMax),
+})
+
+describe('quota exposure (DESIGN §4)', () => {
+  it('counts the larger of the price led at and the active proxy maximum, per lot', () => {
+    expect(lotExposure(lot(1, 300, 0))).toBe(y(300))
+    expect(lotExposure(lot(1, 300, 800))).toBe(y(800))
+    expect(lotExposure(lot(1, 0, 500))).toBe(y(500))
+    expect(lotExposure(lot(1, 0, 0))).toBe(0)
+  })
+
+  it('sums the lots and adds unpaid won orders', () => {
+    expect(exposure({ lots: [], unpaidOrders: 0 })).toBe(0)
+    expect(
+      exposure({ lots: [lot(1, 300, 800), lot(2, 1_000, 0), lot(3, 0, 200)], unpaidOrders: y(50) }),
+    ).toBe(y(800 + 1_000 + 200 + 50))
+  })
+
+  it('the limit is deposit × 10 by default, configurable', () => {
+    expect(DEFAULT_QUOTA_MULTIPLIER).toBe(10)
+    expect(quotaLimit(y(1_000))).toBe(y(10_000))
+    expect(quotaLimit(y(1_000), 5)).toBe(y(5_000))
+  })
+})
+
+describe('withinQuota', () => {
+  // Deposit 1,000 yuan → limit 10,000 yuan. Existing exposure: 6,000 on lots + 1,000 unpaid.
+  const input = {
+    deposit: y(1_000),
+    lots: [lot(1, 2_000, 0), lot(2, 1_000, 4_000)],
+    unpaidOrders: y(1_000),
+  }
+
+  it('allows a commitment that lands exactly on the limit and refuses one fen more', () => {
+    expect(withinQuota(input, 9, y(3_000))).toBe(true)
+    expect(withinQuota(input, 9, y(3_000) + 1)).toBe(false)
+  })
+
+  it('replaces the lot’s own exposure instead of adding to it', () => {
+    // Lot 2 already counts 4,000; raising its proxy to 7,000 gives 2,000 + 7,000 + 1,000.
+    expect(withinQuota(input, 2, y(7_000))).toBe(true)
+    expect(withinQuota(input, 2, y(7_000) + 1)).toBe(false)
+    // Lot 1 counts 2,000; a 6,000 commitment there gives 6,000 + 4,000 + 1,000 > 10,000.
+    expect(withinQuota(input, 1, y(5_000))).toBe(true)
+    expect(withinQuota(input, 1, y(6_000))).toBe(false)
+  })
+
+  it('a commitment below the lot’s current exposure keeps that exposure', () => {
+    const full = { ...input, unpaidOrders: y(4_000) } // exactly 10,000 already
+    expect(withinQuota(full, 2, y(100))).toBe(true)
+    expect(withinQuota(full, 9, 1)).toBe(false)
+  })
+
+  it('honours a configured multiplier', () => {
+    expect(withinQuota({ ...input, multiplier: 20 }, 9, y(13_000))).toBe(true)
+    expect(withinQuota({ ...input, multiplier: 20 }, 9, y(13_000) + 1)).toBe(false)
+  })
+
+  it('with no deposit nothing can be committed', () => {
+    expect(withinQuota({ deposit: 0, lots: [], unpaidOrders: 0 }, 1, y(5))).toBe(false)
+  })
+})

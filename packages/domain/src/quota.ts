@@ -1,0 +1,45 @@
+/**
+ * Bidding quota (竞买额度, DESIGN §4): a user's exposure — for each open lot the larger of the price
+ * they lead at and their active proxy maximum, plus unpaid won orders — may not exceed the deposit
+ * times a multiplier (10 by default).
+ */
+export const DEFAULT_QUOTA_MULTIPLIER = 10
+
+export interface LotExposure {
+  lotId: number
+  /** Price the user leads at on this lot, else 0. */
+  leadingAt: number
+  /** The user's active proxy maximum on this lot, else 0. */
+  proxyMax: number
+}
+
+export const lotExposure = (e: LotExposure): number => Math.max(e.leadingAt, e.proxyMax)
+
+export interface QuotaInput {
+  deposit: number
+  multiplier?: number
+  lots: LotExposure[]
+  unpaidOrders: number
+}
+
+export function exposure(input: Pick<QuotaInput, 'lots' | 'unpaidOrders'>): number {
+  return input.lots.reduce((sum, e) => sum + lotExposure(e), 0) + input.unpaidOrders
+}
+
+export function quotaLimit(deposit: number, multiplier = DEFAULT_QUOTA_MULTIPLIER): number {
+  return deposit * multiplier
+}
+
+/**
+ * Whether committing `commitment` on `lotId` (a direct amount or a proxy maximum) keeps the user
+ * within quota. The lot's current exposure is replaced, not added to.
+ */
+export function withinQuota(input: QuotaInput, lotId: number, commitment: number): boolean {
+  const others = input.lots.filter((e) => e.lotId !== lotId)
+  const current = input.lots.find((e) => e.lotId === lotId)
+  const onLot = Math.max(commitment, current ? lotExposure(current) : 0)
+  return (
+    exposure({ lots: others, unpaidOrders: input.unpaidOrders }) + onLot <=
+    quotaLimit(input.deposit, input.multiplier)
+  )
+}
