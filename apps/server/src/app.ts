@@ -2,6 +2,7 @@ import fastifyCookie from '@fastify/cookie'
 import fastifyRateLimit from '@fastify/rate-limit'
 import fastifySwagger from '@fastify/swagger'
 import fastifySwaggerUi from '@fastify/swagger-ui'
+import fastifyWebsocket from '@fastify/websocket'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import {
   jsonSchemaTransform,
@@ -9,7 +10,12 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod'
+import { MyBidsRepository } from './modules/bidding/my-bids-repository'
+import { biddingRoutes } from './modules/bidding/routes'
+import { BiddingService } from './modules/bidding/service'
 import { CatalogRepository } from './modules/catalog/repository'
+import { LedgerService } from './modules/ledger/service'
+import { pushRoutes } from './modules/push/routes'
 import { catalogRoutes } from './modules/catalog/routes'
 import { CatalogService } from './modules/catalog/service'
 import { MEDIA_PREFIX, mediaRoutes } from './modules/media/routes'
@@ -27,6 +33,7 @@ import { userRoutes } from './modules/user/routes'
 import type { Clock } from './platform/clock'
 import type { Database } from './platform/db'
 import { installErrorHandler, sendError } from './platform/error-handler'
+import { type EventBus, InProcessEventBus } from './platform/event-bus'
 import { DatabaseNonceStore, MemoryNonceStore, type NonceStore } from './platform/nonce-store'
 import { clientConfig, loadPublicApps } from './platform/public-apps'
 import { type SigningDeps, signedRequestHook } from './platform/request-signing'
@@ -45,6 +52,16 @@ export interface AppOptions {
   rateLimit?: { sms: number; login: number; staffLogin: number }
   nonces?: NonceStore
   trustProxy?: boolean
+  /** In-process by default; production passes the Redis-backed bus. */
+  bus?: EventBus
+  /** Deposit × this = bidding quota (DESIGN §4). */
+  quotaMultiplier?: number
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    bus: EventBus
+  }
 }
 
 export const MAIN_PREFIX = '/svc/main'
@@ -94,6 +111,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
   })
   await app.register(fastifySwaggerUi, { routePrefix: '/svc/docs' })
+  await app.register(fastifyWebsocket, { options: { maxPayload: 16 * 1024 } })
 
   // 2. Platform.
   installErrorHandler(app)
@@ -113,17 +131,31 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     findSession: (id) => passportRepo.findSession(id),
   }
   const limits = options.rateLimit ?? { sms: 5, login: 20, staffLogin: 10 }
+  const catalogRepo = new CatalogRepository(database.db)
+  const bus = options.bus ?? new InProcessEventBus()
+  app.decorate('bus', bus)
+  const ledger = new LedgerService(database, clock)
+  const bidding = new BiddingService(database, clock, bus, {
+    quotaMultiplier: options.quotaMultiplier ?? 10,
+  })
 
   // 3. Routes, by service.
   await app.register(systemRoutes, { prefix: '/svc', clientConfig: config })
   await app.register(mediaRoutes, { prefix: MEDIA_PREFIX })
-  const catalogRepo = new CatalogRepository(database.db)
 
   const staff = new StaffService(new StaffRepository(database.db), clock)
   await app.register(staffRoutes, {
     prefix: `${MAIN_PREFIX}/admin`,
     service: staff,
     loginLimit: limits.staffLogin,
+    operations: { catalog: catalogRepo, ledger, clock },
+  })
+  await app.register(pushRoutes, {
+    prefix: '/svc/push',
+    bus,
+    catalog: catalogRepo,
+    sessions: passportRepo,
+    clock,
   })
 
   await app.register(
@@ -137,8 +169,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         options.env !== 'production',
       )
       await main.register(passportRoutes, { service: passport, rateLimit: limits })
-      await main.register(userRoutes, { users: passportRepo })
-      await main.register(catalogRoutes, { service: new CatalogService(catalogRepo, clock), clock })
+      await main.register(userRoutes, { users: passportRepo, ledger })
+      await main.register(catalogRoutes, {
+        service: new CatalogService(catalogRepo, clock),
+        clock,
+        myMaxOf: (lotId, userId) => bidding.myMax(lotId, userId),
+      })
+      await main.register(biddingRoutes, {
+        service: bidding,
+        mine: new MyBidsRepository(database.db),
+        clock,
+      })
       // Unknown paths are checked for a signature too, so they reveal nothing to strangers.
       main.setNotFoundHandler({ preHandler: verify }, (request, reply) =>
         sendError(request, reply, 404, 'NOT_FOUND'),

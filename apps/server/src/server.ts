@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { buildApp } from './app'
+import { ClosingSweeper } from './modules/bidding/closing'
 import { StaffRepository } from './modules/staff/repository'
 import { StaffService } from './modules/staff/service'
 import { systemClock } from './platform/clock'
@@ -30,6 +31,8 @@ async function main(): Promise<void> {
       `staff account "admin" created with password: ${staff.generated} (set NUMISMA_ADMIN_PASSWORD to choose it)`,
     )
   }
+  const sweeper = new ClosingSweeper(database, systemClock, app.bus, { log: app.log })
+  sweeper.start(1000)
   let stopRoller = () => {}
   if (config.seed === 'demo') {
     await seedDemo(database, systemClock, app.log)
@@ -39,6 +42,7 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down')
     stopRoller()
+    await sweeper.stop()
     await app.close()
     await database.close()
     process.exit(0)

@@ -119,6 +119,11 @@ export const ERRORS = {
   LOT_NOT_OPEN: { status: 409, zh: '拍品尚未开拍', en: 'the lot is not open yet' },
   LOT_CLOSED: { status: 409, zh: '拍品已结拍', en: 'the lot has closed' },
   ALREADY_LEADING: { status: 409, zh: '您已是最高出价者', en: 'you are already leading' },
+  PROXY_NOT_FOUND: {
+    status: 404,
+    zh: '没有可取消的委托',
+    en: 'there is no active proxy bid to cancel',
+  },
   QUOTA_EXCEEDED: {
     status: 409,
     zh: '竞买额度不足，请充值保证金',

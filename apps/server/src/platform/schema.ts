@@ -129,6 +129,8 @@ export interface LotsTable extends ItemColumns {
   price: number | null
   bid_count: number
   leader_id: number | null
+  /** When the leader's standing maximum was set. */
+  leader_since: Generated<number>
 }
 
 export interface MallItemsTable extends ItemColumns {
@@ -156,7 +158,77 @@ export interface PriceStepsTable {
   step: number
 }
 
+export interface ProxiesTable {
+  lot_id: number
+  user_id: number
+  max_amount: number
+  since: number
+  active: number
+  cancelled_at: number | null
+  updated_at: number
+}
+
+export interface LedgerAccountsTable {
+  id: Generated<number>
+  /** 0 for the platform's own accounts. */
+  user_id: number
+  kind: string
+  balance: number
+}
+
+export interface LedgerTransfersTable {
+  id: Generated<number>
+  kind: string
+  memo: string
+  created_at: number
+}
+
+export interface LedgerPostingsTable {
+  id: Generated<number>
+  transfer_id: number
+  account_id: number
+  amount: number
+}
+
+export interface OrdersTable {
+  id: Generated<number>
+  user_id: number
+  kind: string
+  lot_id: number | null
+  mall_item_id: number | null
+  quantity: number
+  amount: number
+  fee: number
+  total: number
+  status: string
+  due_at: number | null
+  created_at: number
+  paid_at: number | null
+}
+
+export interface WatchesTable {
+  user_id: number
+  lot_id: number
+  created_at: number
+}
+
+export interface IdempotencyKeysTable {
+  user_id: number
+  key: string
+  request_hash: string
+  status: number
+  body: string
+  created_at: number
+}
+
 export interface DB {
+  proxies: ProxiesTable
+  ledger_accounts: LedgerAccountsTable
+  ledger_transfers: LedgerTransfersTable
+  ledger_postings: LedgerPostingsTable
+  orders: OrdersTable
+  watches: WatchesTable
+  idempotency_keys: IdempotencyKeysTable
   bids: BidsTable
   price_steps: PriceStepsTable
   categories: CategoriesTable

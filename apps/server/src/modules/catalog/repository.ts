@@ -226,4 +226,11 @@ export class CatalogRepository {
     const rows = await this.db.selectFrom('categories').select('id').orderBy('sort').execute()
     return rows.map((r) => r.id)
   }
+
+  async userExists(id: number): Promise<boolean> {
+    return (
+      (await this.db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst()) !==
+      undefined
+    )
+  }
 }

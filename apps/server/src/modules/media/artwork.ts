@@ -89,7 +89,7 @@ function coin(art: CoinArt): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 400" width="400" height="400">
 <defs><radialGradient id="g${art.seed}" cx="${35 + toning / 4}%" cy="30%" r="80%">
 <stop offset="0%" stop-color="${light}"/><stop offset="60%" stop-color="${mid}"/><stop offset="100%" stop-color="${dark}"/></radialGradient></defs>
-<rect width="400" height="400" fill="#1d1b19"/>
+
 <circle cx="200" cy="200" r="190" fill="url(#g${art.seed})" stroke="${dark}" stroke-width="6"/>
 <circle cx="200" cy="200" r="160" fill="none" stroke="${dark}" stroke-width="2" opacity="0.6"/>
 ${dots}${motif}
@@ -111,7 +111,7 @@ function note(art: NoteArt): string {
       : `<rect x="190" y="80" width="220" height="140" rx="12" fill="hsl(${h} 35% 72%)" stroke="hsl(${h} 45% 30%)" stroke-width="3"/>
          <text x="300" y="170" font-family="serif" font-size="56" text-anchor="middle" fill="hsl(${h} 60% 25%)">${escapeXml(art.face)}</text>`
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 300" width="600" height="300">
-<rect width="600" height="300" fill="#1d1b19"/>
+
 <rect x="10" y="10" width="580" height="280" rx="10" fill="hsl(${h} 45% 86%)" stroke="hsl(${h} 50% 30%)" stroke-width="8"/>
 ${lines}${front}
 <text x="40" y="270" font-family="monospace" font-size="22" fill="#a3261d">${escapeXml(art.serial)}</text>

@@ -110,6 +110,24 @@ export class PassportRepository {
     )
   }
 
+  async findSessionBySidHash(sidHash: string): Promise<SessionCredential | undefined> {
+    const row = await this.db
+      .selectFrom('sessions')
+      .select(['id', 'user_id', 'key', 'sid_hash', 'expires_at', 'revoked_at'])
+      .where('sid_hash', '=', sidHash)
+      .executeTakeFirst()
+    return (
+      row && {
+        id: row.id,
+        userId: row.user_id,
+        key: row.key,
+        sidHash: row.sid_hash,
+        expiresAt: row.expires_at,
+        revokedAt: row.revoked_at,
+      }
+    )
+  }
+
   async revokeSession(id: string, now: number): Promise<void> {
     await this.db
       .updateTable('sessions')

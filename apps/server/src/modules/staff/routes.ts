@@ -2,6 +2,7 @@ import { dataSchema } from '@numisma/contracts/api'
 import { COOKIE } from '@numisma/contracts/cookies'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import { type OperationsOptions, operationsRoutes } from './operations'
 import { STAFF_SESSION_MS, type StaffService } from './service'
 
 export const STAFF_COOKIE_PATH = '/svc/main/admin'
@@ -15,10 +16,16 @@ declare module 'fastify' {
 }
 
 /** Operator API under /svc/main/admin: a staff session cookie, not HMAC signing (DESIGN §9). */
-export const staffRoutes: FastifyPluginAsyncZod<{
+export interface StaffRouteOptions {
   service: StaffService
   loginLimit: number
-}> = async (app, { service, loginLimit }) => {
+  operations: OperationsOptions
+}
+
+export const staffRoutes: FastifyPluginAsyncZod<StaffRouteOptions> = async (
+  app,
+  { service, loginLimit, operations },
+) => {
   app.decorateRequest('staff', null)
 
   app.post(
@@ -53,6 +60,8 @@ export const staffRoutes: FastifyPluginAsyncZod<{
     authed.addHook('onRequest', async (request) => {
       request.staff = await service.sessionOf(request.cookies[COOKIE.staffSid])
     })
+
+    await authed.register(operationsRoutes, operations)
 
     authed.get(
       '/session',

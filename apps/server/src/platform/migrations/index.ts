@@ -8,6 +8,7 @@ import {
 import type { Dialect } from '../db'
 import { foundation } from './0001-foundation'
 import { catalog } from './0002-catalog'
+import { bidding } from './0003-bidding'
 
 /**
  * Migrations are code, written once for both dialects: the context hides the two places where
@@ -35,6 +36,7 @@ export function migrationContext(dialect: Dialect): MigrationContext {
 const MIGRATIONS: Record<string, (ctx: MigrationContext) => Migration> = {
   '0001-foundation': foundation,
   '0002-catalog': catalog,
+  '0003-bidding': bidding,
 }
 
 class CodeMigrationProvider implements MigrationProvider {

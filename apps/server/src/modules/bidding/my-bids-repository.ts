@@ -1,0 +1,92 @@
+import type { Kysely } from 'kysely'
+import type { DB } from '../../platform/schema'
+
+/** The signed-in user's own views: proxy bids, lots bid on, watches. */
+export class MyBidsRepository {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  proxiesOf(userId: number) {
+    return this.db
+      .selectFrom('proxies')
+      .innerJoin('lots', 'lots.id', 'proxies.lot_id')
+      .selectAll('lots')
+      .select([
+        'proxies.max_amount',
+        'proxies.active',
+        'proxies.cancelled_at',
+        'proxies.updated_at as proxy_updated_at',
+      ])
+      .where('proxies.user_id', '=', userId)
+      .orderBy('proxies.updated_at', 'desc')
+      .execute()
+  }
+
+  lotsBidOn(userId: number) {
+    return this.db
+      .selectFrom('lots')
+      .selectAll('lots')
+      .select((eb) =>
+        eb
+          .selectFrom('bids')
+          .select((b) => b.fn.max<number>('bids.amount').as('m'))
+          .whereRef('bids.lot_id', '=', 'lots.id')
+          .where('bids.user_id', '=', userId)
+          .as('my_highest'),
+      )
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('bids')
+            .select('bids.id')
+            .whereRef('bids.lot_id', '=', 'lots.id')
+            .where('bids.user_id', '=', userId),
+        ),
+      )
+      .orderBy('lots.ends_at', 'desc')
+      .execute()
+  }
+
+  async watch(userId: number, lotId: number, now: number): Promise<void> {
+    await this.db
+      .insertInto('watches')
+      .values({ user_id: userId, lot_id: lotId, created_at: now })
+      .onConflict((oc) => oc.columns(['user_id', 'lot_id']).doNothing())
+      .execute()
+  }
+
+  async unwatch(userId: number, lotId: number): Promise<void> {
+    await this.db
+      .deleteFrom('watches')
+      .where('user_id', '=', userId)
+      .where('lot_id', '=', lotId)
+      .execute()
+  }
+
+  async watchedAmong(userId: number, lotIds: number[]): Promise<Set<number>> {
+    if (lotIds.length === 0) return new Set()
+    const rows = await this.db
+      .selectFrom('watches')
+      .select('lot_id')
+      .where('user_id', '=', userId)
+      .where('lot_id', 'in', lotIds)
+      .execute()
+    return new Set(rows.map((r) => r.lot_id))
+  }
+
+  watchedLots(userId: number) {
+    return this.db
+      .selectFrom('watches')
+      .innerJoin('lots', 'lots.id', 'watches.lot_id')
+      .selectAll('lots')
+      .where('watches.user_id', '=', userId)
+      .orderBy('watches.created_at', 'desc')
+      .execute()
+  }
+
+  async lotExists(id: number): Promise<boolean> {
+    return (
+      (await this.db.selectFrom('lots').select('id').where('id', '=', id).executeTakeFirst()) !==
+      undefined
+    )
+  }
+}

@@ -1,0 +1,212 @@
+import type { LotState, PriceChange, ProxyMax } from '@numisma/domain/bid-engine'
+import type { Dialect } from '../../platform/db'
+import type { Tx } from '../../platform/transactions'
+
+export interface LockedLot {
+  id: number
+  status: string
+  startPrice: number
+  reservePrice: number | null
+  price: number | null
+  leaderId: number | null
+  leaderSince: number
+  startsAt: number
+  endsAt: number
+  bidCount: number
+  softCloseWindowSeconds: number
+  softCloseExtendSeconds: number
+}
+
+/** All bidding SQL; every method runs in the caller's transaction. */
+export class BiddingRepository {
+  constructor(private readonly dialect: Dialect) {}
+
+  /** Reads a lot for update: on PostgreSQL this row lock is what serialises bids on one lot. */
+  async lockLot(tx: Tx, lotId: number): Promise<LockedLot | undefined> {
+    let query = tx
+      .selectFrom('lots')
+      .innerJoin('specials', 'specials.id', 'lots.special_id')
+      .select([
+        'lots.id',
+        'lots.status',
+        'lots.start_price',
+        'lots.reserve_price',
+        'lots.price',
+        'lots.leader_id',
+        'lots.leader_since',
+        'lots.starts_at',
+        'lots.ends_at',
+        'lots.bid_count',
+        'specials.soft_close_window_seconds',
+        'specials.soft_close_extend_seconds',
+      ])
+      .where('lots.id', '=', lotId)
+    if (this.dialect === 'postgres') query = query.forUpdate('lots')
+    const row = await query.executeTakeFirst()
+    return (
+      row && {
+        id: row.id,
+        status: row.status,
+        startPrice: row.start_price,
+        reservePrice: row.reserve_price,
+        price: row.price,
+        leaderId: row.leader_id,
+        leaderSince: row.leader_since,
+        startsAt: row.starts_at,
+        endsAt: row.ends_at,
+        bidCount: row.bid_count,
+        softCloseWindowSeconds: row.soft_close_window_seconds,
+        softCloseExtendSeconds: row.soft_close_extend_seconds,
+      }
+    )
+  }
+
+  async proxies(tx: Tx, lotId: number): Promise<ProxyMax[]> {
+    const rows = await tx.selectFrom('proxies').selectAll().where('lot_id', '=', lotId).execute()
+    return rows.map((r) => ({
+      userId: r.user_id,
+      max: r.max_amount,
+      since: r.since,
+      active: r.active === 1,
+    }))
+  }
+
+  async saveState(
+    tx: Tx,
+    lotId: number,
+    state: LotState,
+    before: ProxyMax[],
+    now: number,
+  ): Promise<void> {
+    await tx
+      .updateTable('lots')
+      .set({
+        price: state.price,
+        leader_id: state.leaderId,
+        leader_since: state.leaderSince,
+        bid_count: state.bidCount,
+        ends_at: state.endsAt,
+      })
+      .where('id', '=', lotId)
+      .execute()
+    for (const proxy of state.proxies) {
+      const old = before.find((p) => p.userId === proxy.userId)
+      if (old && old.max === proxy.max && old.active === proxy.active && old.since === proxy.since)
+        continue
+      await tx
+        .insertInto('proxies')
+        .values({
+          lot_id: lotId,
+          user_id: proxy.userId,
+          max_amount: proxy.max,
+          since: proxy.since,
+          active: proxy.active ? 1 : 0,
+          cancelled_at: null,
+          updated_at: now,
+        })
+        .onConflict((oc) =>
+          oc.columns(['lot_id', 'user_id']).doUpdateSet({
+            max_amount: proxy.max,
+            since: proxy.since,
+            active: proxy.active ? 1 : 0,
+            updated_at: now,
+          }),
+        )
+        .execute()
+    }
+  }
+
+  async markProxyCancelled(tx: Tx, lotId: number, userId: number, now: number): Promise<void> {
+    await tx
+      .updateTable('proxies')
+      .set({ cancelled_at: now })
+      .where('lot_id', '=', lotId)
+      .where('user_id', '=', userId)
+      .execute()
+  }
+
+  async insertChanges(tx: Tx, lotId: number, changes: PriceChange[], now: number): Promise<void> {
+    if (changes.length === 0) return
+    await tx
+      .insertInto('bids')
+      .values(
+        changes.map((c) => ({
+          lot_id: lotId,
+          user_id: c.userId,
+          amount: c.amount,
+          auto: c.auto ? 1 : 0,
+          created_at: now,
+        })),
+      )
+      .execute()
+  }
+
+  /** What the user has at stake on open lots, for the quota (DESIGN §4). */
+  async exposure(tx: Tx, userId: number) {
+    const leading = await tx
+      .selectFrom('lots')
+      .select(['id', 'price'])
+      .where('leader_id', '=', userId)
+      .where('status', '=', 'open')
+      .execute()
+    const proxies = await tx
+      .selectFrom('proxies')
+      .innerJoin('lots', 'lots.id', 'proxies.lot_id')
+      .select(['proxies.lot_id', 'proxies.max_amount'])
+      .where('proxies.user_id', '=', userId)
+      .where('proxies.active', '=', 1)
+      .where('lots.status', '=', 'open')
+      .execute()
+    const unpaid = await tx
+      .selectFrom('orders')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('total'), eb.lit(0)).as('total'))
+      .where('user_id', '=', userId)
+      .where('kind', '=', 'auction')
+      .where('status', '=', 'pending_payment')
+      .executeTakeFirstOrThrow()
+    return { leading, proxies, unpaidOrders: Number(unpaid.total) }
+  }
+
+  findIdempotent(tx: Tx, userId: number, key: string) {
+    return tx
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .where('key', '=', key)
+      .executeTakeFirst()
+  }
+
+  async saveIdempotent(
+    tx: Tx,
+    row: { userId: number; key: string; hash: string; status: number; body: string; now: number },
+  ): Promise<void> {
+    await tx
+      .insertInto('idempotency_keys')
+      .values({
+        user_id: row.userId,
+        key: row.key,
+        request_hash: row.hash,
+        status: row.status,
+        body: row.body,
+        created_at: row.now,
+      })
+      .execute()
+  }
+
+  async purgeIdempotent(tx: Tx, before: number): Promise<void> {
+    await tx.deleteFrom('idempotency_keys').where('created_at', '<', before).execute()
+  }
+
+  myMax(tx: Tx, lotId: number, userId: number) {
+    return tx
+      .selectFrom('proxies')
+      .select(['max_amount', 'active'])
+      .where('lot_id', '=', lotId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst()
+  }
+
+  leaderDisplay(tx: Tx, userId: number) {
+    return tx.selectFrom('users').select('display').where('id', '=', userId).executeTakeFirst()
+  }
+}

@@ -1,0 +1,194 @@
+import { createHash } from 'node:crypto'
+import type { BidRequest, BidResult } from '@numisma/contracts/bidding'
+import { cancelProxy, type LotState, placeBid } from '@numisma/domain/bid-engine'
+import { lotStatus } from '@numisma/domain/lot-status'
+import { withinQuota } from '@numisma/domain/quota'
+import { endAfterBid } from '@numisma/domain/soft-close'
+import type { Clock } from '../../platform/clock'
+import type { Database } from '../../platform/db'
+import { AppError } from '../../platform/errors'
+import type { EventBus } from '../../platform/event-bus'
+import { writeTransaction, type Tx } from '../../platform/transactions'
+import { maskBidder } from '../catalog/service'
+import { LedgerRepository } from '../ledger/repository'
+import { BiddingRepository, type LockedLot } from './repository'
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
+
+export interface BiddingOptions {
+  quotaMultiplier: number
+}
+
+const requestHash = (body: unknown): string =>
+  createHash('sha256').update(JSON.stringify(body)).digest('hex')
+
+function toState(lot: LockedLot, proxies: LotState['proxies']): LotState {
+  return {
+    startPrice: lot.startPrice,
+    reservePrice: lot.reservePrice,
+    price: lot.price,
+    leaderId: lot.leaderId,
+    leaderSince: lot.leaderSince,
+    startsAt: lot.startsAt,
+    endsAt: lot.endsAt,
+    proxies,
+    bidCount: lot.bidCount,
+  }
+}
+
+/**
+ * Bids and proxy cancellations. Each runs in one write transaction that locks the lot, so bids on
+ * a lot are applied one at a time, with the end-time check inside; pushes go out after commit.
+ */
+export class BiddingService {
+  private readonly repo: BiddingRepository
+  private readonly ledger = new LedgerRepository()
+
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+    private readonly bus: EventBus,
+    private readonly options: BiddingOptions,
+  ) {
+    this.repo = new BiddingRepository(database.dialect)
+  }
+
+  async bid(userId: number, request: BidRequest, idempotencyKey?: string): Promise<BidResult> {
+    const hash = requestHash(request)
+    const outcome = await writeTransaction(this.database, async (tx) => {
+      const now = this.clock.now()
+      if (idempotencyKey) {
+        const seen = await this.repo.findIdempotent(tx, userId, idempotencyKey)
+        if (seen && seen.created_at > now - IDEMPOTENCY_TTL_MS) {
+          if (seen.request_hash !== hash) throw new AppError('IDEMPOTENCY_KEY_REUSED')
+          return { kind: 'replay' as const, response: JSON.parse(seen.body) as BidResult }
+        }
+        if (seen) await this.repo.purgeIdempotent(tx, now - IDEMPOTENCY_TTL_MS)
+      }
+
+      const lot = await this.repo.lockLot(tx, request.lotId)
+      if (!lot) throw new AppError('NOT_FOUND', { lotId: request.lotId })
+      if (lot.status !== 'open') throw new AppError('LOT_CLOSED')
+      const before = await this.repo.proxies(tx, lot.id)
+      const result = placeBid(toState(lot, before), {
+        userId,
+        amount: request.amount,
+        proxy: request.proxy,
+        at: now,
+      })
+      if (!result.ok) {
+        const { ok: _ok, code, ...details } = result
+        throw new AppError(code, Object.keys(details).length > 0 ? details : undefined)
+      }
+      await this.checkQuota(tx, userId, lot.id, request.amount)
+
+      const endsAt = endAfterBid(lot.endsAt, now, {
+        windowSeconds: lot.softCloseWindowSeconds,
+        extendSeconds: lot.softCloseExtendSeconds,
+      })
+      const state = { ...result.state, endsAt }
+      await this.repo.saveState(tx, lot.id, state, before, now)
+      await this.repo.insertChanges(tx, lot.id, result.changes, now)
+      const mine = state.proxies.find((p) => p.userId === userId && p.active)
+      const response: BidResult = {
+        lotId: lot.id,
+        price: state.price,
+        bidCount: state.bidCount,
+        endsAt: new Date(endsAt).toISOString(),
+        leading: result.leading,
+        myMax: mine ? mine.max : null,
+      }
+      if (idempotencyKey) {
+        await this.repo.saveIdempotent(tx, {
+          userId,
+          key: idempotencyKey,
+          hash,
+          status: 200,
+          body: JSON.stringify(response),
+          now,
+        })
+      }
+      const leader =
+        state.leaderId === null ? null : await this.repo.leaderDisplay(tx, state.leaderId)
+      return {
+        kind: 'placed' as const,
+        response,
+        state,
+        outbid: result.outbid,
+        leader: leader?.display ?? null,
+        lot,
+      }
+    })
+
+    if (outcome.kind === 'replay') return outcome.response
+    const { response, state, outbid, leader, lot } = outcome
+    this.bus.publish({
+      type: 'lot',
+      lotId: lot.id,
+      price: state.price,
+      bidCount: state.bidCount,
+      endsAt: response.endsAt,
+      status: lotStatus(
+        {
+          status: lot.status,
+          startsAt: lot.startsAt,
+          endsAt: state.endsAt,
+          price: state.price,
+          leaderId: state.leaderId,
+          reservePrice: lot.reservePrice,
+        },
+        this.clock.now(),
+      ),
+      leader: leader === null ? null : maskBidder(leader),
+    })
+    if (outbid !== null && state.price !== null) {
+      this.bus.publish({ type: 'outbid', userId: outbid, lotId: lot.id, price: state.price })
+    }
+    return response
+  }
+
+  async cancelProxy(userId: number, lotId: number): Promise<{ lotId: number; cancelled: true }> {
+    await writeTransaction(this.database, async (tx) => {
+      const now = this.clock.now()
+      const lot = await this.repo.lockLot(tx, lotId)
+      if (!lot) throw new AppError('NOT_FOUND', { lotId })
+      if (lot.status !== 'open' || now >= lot.endsAt) throw new AppError('LOT_CLOSED')
+      const before = await this.repo.proxies(tx, lotId)
+      const next = cancelProxy(toState(lot, before), userId)
+      if (!next) throw new AppError('PROXY_NOT_FOUND')
+      await this.repo.saveState(tx, lotId, next, before, now)
+      await this.repo.markProxyCancelled(tx, lotId, userId, now)
+    })
+    return { lotId, cancelled: true }
+  }
+
+  async myMax(lotId: number, userId: number): Promise<number | null> {
+    const row = await this.repo.myMax(this.database.db, lotId, userId)
+    return row && row.active === 1 ? row.max_amount : null
+  }
+
+  private async checkQuota(tx: Tx, userId: number, lotId: number, commitment: number) {
+    const deposit = await this.ledger.balanceOf(tx, userId, 'quota')
+    const held = await this.repo.exposure(tx, userId)
+    const lots = new Map<number, { lotId: number; leadingAt: number; proxyMax: number }>()
+    for (const l of held.leading)
+      lots.set(l.id, { lotId: l.id, leadingAt: l.price ?? 0, proxyMax: 0 })
+    for (const p of held.proxies) {
+      const entry = lots.get(p.lot_id) ?? { lotId: p.lot_id, leadingAt: 0, proxyMax: 0 }
+      lots.set(p.lot_id, { ...entry, proxyMax: p.max_amount })
+    }
+    const input = {
+      deposit,
+      multiplier: this.options.quotaMultiplier,
+      lots: [...lots.values()],
+      unpaidOrders: held.unpaidOrders,
+    }
+    if (!withinQuota(input, lotId, commitment)) {
+      throw new AppError('QUOTA_EXCEEDED', {
+        limit: deposit * this.options.quotaMultiplier,
+        deposit,
+        recharge: '/account/quotaRecharge',
+      })
+    }
+  }
+}
