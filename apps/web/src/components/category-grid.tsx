@@ -1,33 +1,48 @@
+import type { Category } from '@numisma/contracts/catalog'
+import { Skeleton } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
+import { categoryMark } from '../lib/category-mark'
 
-/**
- * Top-level collecting categories. Ids are the catalogue's category ids; the full tree comes from
- * GET /meta/@category in the catalogue issue.
- */
-export const CATEGORIES = [
-  { id: 1, key: 'ancient', mark: '古' },
-  { id: 2, key: 'machine', mark: '机' },
-  { id: 3, key: 'banknote', mark: '钞' },
-  { id: 4, key: 'commemorative', mark: '金' },
-  { id: 5, key: 'graded', mark: '评' },
-  { id: 6, key: 'stamps', mark: '邮' },
-  { id: 7, key: 'medal', mark: '章' },
-  { id: 8, key: 'foreign', mark: '外' },
-] as const
+export interface CategoryGridProps {
+  categories: readonly Category[] | undefined
+  /** Where a category goes (auction category results by default). */
+  href?: (category: Category) => string
+}
 
-export function CategoryGrid() {
-  const { t } = useTranslation()
+/** Auction categories (GET /meta/@category) as coin-shaped entries, four to a row. */
+export function CategoryGrid({ categories, href }: CategoryGridProps) {
+  const { t, i18n } = useTranslation()
+  if (!categories) {
+    return (
+      <div className="category-grid" aria-busy="true">
+        {Array.from({ length: 8 }, (_, i) => (
+          <div key={i} className="category-cell">
+            <Skeleton animated className="coin-mark coin-mark-skeleton" />
+            <Skeleton.Title animated className="category-name-skeleton" />
+          </div>
+        ))}
+      </div>
+    )
+  }
+  if (categories.length === 0) return null
   return (
     <nav className="category-grid" aria-label={t('tabs.category')}>
-      {CATEGORIES.map((c) => (
-        <Link key={c.id} className="category-cell" to={`/categoryDetail?id=${c.id}`}>
-          <span className={`coin-mark coin-mark-${c.key}`} aria-hidden="true">
-            {c.mark}
-          </span>
-          <span className="category-name">{t(`categories.${c.key}`)}</span>
-        </Link>
-      ))}
+      {categories.map((c) => {
+        const { mark, style } = categoryMark(c)
+        return (
+          <Link
+            key={c.id}
+            className="category-cell"
+            to={href ? href(c) : `/categoryDetail?id=${c.id}&type=auction`}
+          >
+            <span className={`coin-mark coin-mark-${style}`} aria-hidden="true">
+              {mark}
+            </span>
+            <span className="category-name">{i18n.language === 'en' ? c.nameEn : c.name}</span>
+          </Link>
+        )
+      })}
     </nav>
   )
 }

@@ -1,7 +1,78 @@
+import { formatChinaDate } from '@numisma/contracts/dates'
+import { PullToRefresh, Skeleton, Tag } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
-import { EmptyPage } from '../../../components/empty-page'
+import { useSearchParams } from 'react-router'
+import { EmptyState } from '../../../components/empty-state'
+import { LoadFailed } from '../../../components/load-failed'
+import { PageFrame } from '../../../components/page-frame'
+import { Price } from '../../../components/price'
+import { positiveId } from '../../../lib/query-param'
+import { useBidHistory, type BidRecord } from '../api/get-bid-history'
 
+/** /productHistory?id=: every price change of a lot, newest first. */
 export function ProductHistoryPage() {
   const { t } = useTranslation()
-  return <EmptyPage description={t('empty.productHistory')} />
+  const [params] = useSearchParams()
+  const id = positiveId(params.get('id'))
+  const history = useBidHistory(id)
+
+  return (
+    <PageFrame bodyClassName="history-body">
+      {id === undefined ? (
+        <EmptyState description={t('item.notFound')} />
+      ) : (
+        <PullToRefresh
+          onRefresh={async () => {
+            await history.refetch()
+          }}
+        >
+          {history.isPending ? (
+            <div className="bid-history">
+              <Skeleton.Paragraph lineCount={6} animated />
+            </div>
+          ) : history.isError ? (
+            <LoadFailed onRetry={() => history.refetch()} />
+          ) : history.data.length === 0 ? (
+            <EmptyState description={t('history.empty')} />
+          ) : (
+            <ol className="bid-history" data-testid="bid-history">
+              {history.data.map((record, i) => (
+                <BidRow key={`${record.at}-${record.amount}`} record={record} leading={i === 0} />
+              ))}
+            </ol>
+          )}
+        </PullToRefresh>
+      )}
+    </PageFrame>
+  )
+}
+
+function BidRow({ record, leading }: { record: BidRecord; leading: boolean }) {
+  const { t } = useTranslation()
+  return (
+    <li className={leading ? 'bid-row bid-row-leading' : 'bid-row'}>
+      <div className="bid-row-who">
+        <span className="bid-row-bidder">{record.bidder}</span>
+        {record.mine ? (
+          <Tag color="primary" fill="solid">
+            {t('history.mine')}
+          </Tag>
+        ) : null}
+        <Tag color={record.auto ? 'warning' : 'default'} fill="outline">
+          {record.auto ? t('history.auto') : t('history.direct')}
+        </Tag>
+        {leading ? (
+          <Tag color="danger" fill="solid">
+            {t('history.leading')}
+          </Tag>
+        ) : null}
+      </div>
+      <div className="bid-row-what">
+        <Price fen={record.amount} size="md" muted={!leading} />
+        <time className="bid-row-time" dateTime={record.at}>
+          {formatChinaDate(record.at, 'MM-DD HH:mm:ss')}
+        </time>
+      </div>
+    </li>
+  )
 }

@@ -1,14 +1,52 @@
+import { formatFen } from '@numisma/contracts/money'
+import { Skeleton } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
 import { PageFrame } from '../../../components/page-frame'
+import { usePriceSteps } from '../api/get-price-steps'
+import { priceStepRows } from '../components/price-steps'
 
-/** The bidding notice: static text, the same for everyone. */
+const yuan = (fen: number): string => formatFen(fen, 0)
+
+/** 竞买须知: the increment table from the server and the rules of bidding (DESIGN §4). */
 export function RulesPage() {
   const { t } = useTranslation()
+  const steps = usePriceSteps()
   const items = t('rules.items', { returnObjects: true })
   return (
     <PageFrame bodyClassName="rules-body">
       <article className="rules">
         <p className="rules-intro">{t('rules.intro')}</p>
+        <h2 className="rules-heading">{t('rules.stepsTitle')}</h2>
+        {steps.isPending ? (
+          <Skeleton.Paragraph lineCount={6} animated />
+        ) : steps.isError ? (
+          <p className="rules-muted">{t('rules.stepsFailed')}</p>
+        ) : (
+          <table className="rules-steps" data-testid="price-steps">
+            <thead>
+              <tr>
+                <th scope="col">{t('rules.stepsPrice')}</th>
+                <th scope="col">{t('rules.stepsStep')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {priceStepRows(steps.data).map((row) => (
+                <tr key={row.from}>
+                  <td>
+                    {row.below === null
+                      ? t('rules.rangeFrom', { from: yuan(row.from) })
+                      : row.from === 0
+                        ? t('rules.rangeBelow', { below: yuan(row.below) })
+                        : t('rules.range', { from: yuan(row.from), to: yuan(row.below - 100) })}
+                  </td>
+                  <td className="rules-step">{yuan(row.step)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <p className="rules-muted">{t('rules.stepsNote')}</p>
+        <h2 className="rules-heading">{t('rules.itemsTitle')}</h2>
         <ol className="rules-list">
           {items.map((item) => (
             <li key={item}>{item}</li>

@@ -1,7 +1,68 @@
+import { PullToRefresh, Skeleton } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
-import { EmptyPage } from '../../../components/empty-page'
+import { useSearchParams } from 'react-router'
+import { EmptyState } from '../../../components/empty-state'
+import { LoadFailed } from '../../../components/load-failed'
+import { LotCard, LotCardSkeleton } from '../../../components/lot-card'
+import { PageFrame } from '../../../components/page-frame'
+import { positiveId } from '../../../lib/query-param'
+import { useSpecial } from '../api/get-special'
+import { SpecialHeader } from '../components/special-header'
 
+/** /specialDetail?id=: the special's header and its lots in lot order (kept alive). */
 export function SpecialDetailPage() {
   const { t } = useTranslation()
-  return <EmptyPage description={t('empty.specialDetail')} />
+  const [params] = useSearchParams()
+  const id = positiveId(params.get('id'))
+  const special = useSpecial(id)
+
+  if (id === undefined) {
+    return (
+      <PageFrame>
+        <EmptyState description={t('special.notFound')} />
+      </PageFrame>
+    )
+  }
+
+  return (
+    <PageFrame bodyClassName="special-body">
+      <PullToRefresh
+        onRefresh={async () => {
+          await special.refetch()
+        }}
+      >
+        {special.isPending ? (
+          <>
+            <Skeleton animated className="special-hero-skeleton" />
+            <div className="lot-list">
+              {Array.from({ length: 4 }, (_, i) => (
+                <LotCardSkeleton key={i} />
+              ))}
+            </div>
+          </>
+        ) : special.isError ? (
+          <LoadFailed onRetry={() => special.refetch()} />
+        ) : (
+          <>
+            <SpecialHeader special={special.data} />
+            <h2 className="list-heading">
+              {t('special.lotList')}
+              <span className="list-heading-count">
+                {t('special.lotCount', { count: special.data.lots.length })}
+              </span>
+            </h2>
+            {special.data.lots.length === 0 ? (
+              <EmptyState description={t('special.noLots')} />
+            ) : (
+              <div className="lot-list" data-testid="special-lots">
+                {special.data.lots.map((lot) => (
+                  <LotCard key={lot.id} lot={lot} />
+                ))}
+              </div>
+            )}
+          </>
+        )}
+      </PullToRefresh>
+    </PageFrame>
+  )
 }

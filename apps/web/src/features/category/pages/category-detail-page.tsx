@@ -1,7 +1,198 @@
+import { useState } from 'react'
+import { Badge, SearchBar, Tabs } from 'antd-mobile'
+import { FilterOutline } from 'antd-mobile-icons'
+import type { MallCategoryNode } from '@numisma/contracts/catalog'
 import { useTranslation } from 'react-i18next'
-import { EmptyPage } from '../../../components/empty-page'
+import { useSearchParams } from 'react-router'
+import { EmptyState } from '../../../components/empty-state'
+import { InfiniteListEnd } from '../../../components/infinite-list-end'
+import { LoadFailed } from '../../../components/load-failed'
+import { LotCard, LotCardSkeleton } from '../../../components/lot-card'
+import { MallCard, MallCardSkeleton } from '../../../components/mall-card'
+import { PageFrame } from '../../../components/page-frame'
+import { fetchNextOrThrow } from '../../catalog/api/fetch-next'
+import { useCategories } from '../../catalog/api/get-categories'
+import { useMallCategoryTree } from '../../catalog/api/get-mall-category-tree'
+import { useSearchLots } from '../../catalog/api/search-lots'
+import { useSearchMallItems } from '../../catalog/api/search-mall-items'
+import { SearchFilterPopup } from '../components/search-filter-popup'
+import {
+  activeFilterCount,
+  parseSearchState,
+  searchStateToUrl,
+  toSearchParams,
+  type SearchSort,
+  type SearchState,
+} from '../components/search-state'
 
+const AUCTION_SORTS: readonly SearchSort[] = ['ending', 'price_asc', 'price_desc', 'newest', 'bids']
+const MALL_SORTS: readonly SearchSort[] = ['newest', 'price_asc', 'price_desc']
+
+function findNode(nodes: readonly MallCategoryNode[], id: number): MallCategoryNode | undefined {
+  for (const node of nodes) {
+    if (node.id === id) return node
+    const found = findNode(node.children, id)
+    if (found) return found
+  }
+  return undefined
+}
+
+/**
+ * /categoryDetail: search results for a category and/or keyword (the search service), with
+ * sort, filters and infinite scroll. The whole state lives in the URL.
+ */
 export function CategoryDetailPage() {
+  const { t, i18n } = useTranslation()
+  const [params, setParams] = useSearchParams()
+  const state = parseSearchState(params)
+  const [filtersOpen, setFiltersOpen] = useState(false)
+  const [keyword, setKeyword] = useState(state.keyword)
+  const categories = useCategories()
+  const tree = useMallCategoryTree()
+
+  const update = (next: SearchState): void => {
+    setParams(searchStateToUrl(next), { replace: true })
+  }
+
+  const categoryName =
+    state.categoryId === undefined
+      ? undefined
+      : state.type === 'auction'
+        ? categories.data?.find((c) => c.id === state.categoryId)?.[
+            i18n.language === 'en' ? 'nameEn' : 'name'
+          ]
+        : tree.data
+          ? findNode(tree.data, state.categoryId)?.name
+          : undefined
+
+  const sorts = state.type === 'mall' ? MALL_SORTS : AUCTION_SORTS
+  const sort = sorts.includes(state.sort) ? state.sort : sorts[0]!
+  const filters = activeFilterCount(state)
+
+  return (
+    <PageFrame bodyClassName="results-body">
+      <div className="results-toolbar">
+        {state.keyword !== '' || state.categoryId === undefined ? (
+          <div className="results-search" role="search">
+            <SearchBar
+              placeholder={t('home.search')}
+              value={keyword}
+              onChange={setKeyword}
+              onSearch={(value) => update({ ...state, keyword: value.trim() })}
+              onClear={() => setKeyword('')}
+            />
+          </div>
+        ) : null}
+        {categoryName ? <h2 className="results-category">{categoryName}</h2> : null}
+        {state.keyword !== '' ? (
+          <Tabs
+            className="results-tabs"
+            activeKey={state.type}
+            onChange={(key) => update({ ...state, type: key === 'mall' ? 'mall' : 'auction' })}
+          >
+            <Tabs.Tab key="auction" title={t('search.lots')} />
+            <Tabs.Tab key="mall" title={t('search.mall')} />
+          </Tabs>
+        ) : null}
+        <div className="results-sorts" role="toolbar" aria-label={t('search.sort')}>
+          {sorts.map((s) => (
+            <button
+              key={s}
+              type="button"
+              className={s === sort ? 'results-sort results-sort-active' : 'results-sort'}
+              aria-pressed={s === sort}
+              onClick={() => update({ ...state, sort: s })}
+            >
+              {t(`search.sorts.${s}`)}
+            </button>
+          ))}
+          <button type="button" className="results-filter" onClick={() => setFiltersOpen(true)}>
+            <Badge content={filters > 0 ? filters : null}>
+              <span className="results-filter-label">
+                <FilterOutline />
+                {t('search.filter')}
+              </span>
+            </Badge>
+          </button>
+        </div>
+      </div>
+      {state.type === 'mall' ? <MallResults state={state} /> : <LotResults state={state} />}
+      <SearchFilterPopup
+        visible={filtersOpen}
+        state={state}
+        onClose={() => setFiltersOpen(false)}
+        onApply={(next) => {
+          setFiltersOpen(false)
+          update(next)
+        }}
+      />
+    </PageFrame>
+  )
+}
+
+function ResultCount({ total }: { total: number }) {
   const { t } = useTranslation()
-  return <EmptyPage description={t('empty.categoryDetail')} />
+  return <p className="results-count">{t('search.total', { count: total })}</p>
+}
+
+function LotResults({ state }: { state: SearchState }) {
+  const { t } = useTranslation()
+  const query = useSearchLots(toSearchParams(state), 'GET_LIST_FAILED')
+  if (query.isPending) {
+    return (
+      <div className="lot-list">
+        {Array.from({ length: 5 }, (_, i) => (
+          <LotCardSkeleton key={i} />
+        ))}
+      </div>
+    )
+  }
+  if (query.isError && !query.data) return <LoadFailed onRetry={() => query.refetch()} />
+  const lots = query.data.pages.flatMap((p) => p.data)
+  if (lots.length === 0) return <EmptyState description={t('search.empty')} />
+  return (
+    <>
+      <ResultCount total={query.data.pages[0]?.total ?? lots.length} />
+      <div className="lot-list" data-testid="results">
+        {lots.map((lot) => (
+          <LotCard key={lot.id} lot={lot} />
+        ))}
+        <InfiniteListEnd
+          hasMore={query.hasNextPage}
+          loadMore={() => fetchNextOrThrow(query.fetchNextPage)}
+        />
+      </div>
+    </>
+  )
+}
+
+function MallResults({ state }: { state: SearchState }) {
+  const { t } = useTranslation()
+  const query = useSearchMallItems(toSearchParams(state))
+  if (query.isPending) {
+    return (
+      <div className="mall-grid">
+        {Array.from({ length: 4 }, (_, i) => (
+          <MallCardSkeleton key={i} />
+        ))}
+      </div>
+    )
+  }
+  if (query.isError && !query.data) return <LoadFailed onRetry={() => query.refetch()} />
+  const items = query.data.pages.flatMap((p) => p.data)
+  if (items.length === 0) return <EmptyState description={t('search.empty')} />
+  return (
+    <>
+      <ResultCount total={query.data.pages[0]?.total ?? items.length} />
+      <div className="mall-grid" data-testid="results">
+        {items.map((item) => (
+          <MallCard key={item.id} item={item} />
+        ))}
+      </div>
+      <InfiniteListEnd
+        hasMore={query.hasNextPage}
+        loadMore={() => fetchNextOrThrow(query.fetchNextPage)}
+      />
+    </>
+  )
 }

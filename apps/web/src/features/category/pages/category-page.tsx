@@ -1,17 +1,61 @@
+import { useState } from 'react'
+import type { MallCategoryNode } from '@numisma/contracts/catalog'
+import { SideBar, Skeleton } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
+import { BannerSwiper } from '../../../components/banner-swiper'
 import { CategoryGrid } from '../../../components/category-grid'
 import { EmptyState } from '../../../components/empty-state'
+import { LoadFailed } from '../../../components/load-failed'
 import { PageFrame } from '../../../components/page-frame'
-import { Section } from '../../../components/section'
+import { useBanners } from '../../catalog/api/get-banners'
+import { useCategories } from '../../catalog/api/get-categories'
+import { useMallCategoryTree } from '../../catalog/api/get-mall-category-tree'
+import { MallCategoryPanel } from '../components/mall-category-panel'
 
+const AUCTION_KEY = 'auction'
+
+/**
+ * Category banners on top; a side bar with the auction categories first and then each top-level
+ * mall category, whose sub-categories show as tiles. Every entry opens /categoryDetail.
+ */
 export function CategoryPage() {
   const { t } = useTranslation()
+  const banners = useBanners(1)
+  const categories = useCategories()
+  const tree = useMallCategoryTree()
+  const [active, setActive] = useState(AUCTION_KEY)
+  const topLevel: MallCategoryNode[] = tree.data ?? []
+  const node = topLevel.find((n) => String(n.id) === active)
+
   return (
-    <PageFrame>
-      <CategoryGrid />
-      <Section title={t('home.mall')}>
-        <EmptyState description={t('empty.category')} />
-      </Section>
+    <PageFrame bodyClassName="category-body">
+      <BannerSwiper banners={banners.isError ? [] : banners.data} className="category-banners" />
+      <div className="category-layout">
+        <SideBar className="category-sidebar" activeKey={active} onChange={setActive}>
+          <SideBar.Item key={AUCTION_KEY} title={t('category.auction')} />
+          {topLevel.map((n) => (
+            <SideBar.Item key={String(n.id)} title={n.name} />
+          ))}
+        </SideBar>
+        <div className="category-panel">
+          {active === AUCTION_KEY || !node ? (
+            <>
+              <h2 className="category-panel-title">{t('category.auctionTitle')}</h2>
+              {categories.isError ? (
+                <LoadFailed onRetry={() => categories.refetch()} />
+              ) : categories.data?.length === 0 ? (
+                <EmptyState description={t('category.empty')} />
+              ) : (
+                <CategoryGrid categories={categories.data} />
+              )}
+              {tree.isPending ? <Skeleton.Paragraph lineCount={3} animated /> : null}
+              {tree.isError ? <LoadFailed onRetry={() => tree.refetch()} /> : null}
+            </>
+          ) : (
+            <MallCategoryPanel node={node} />
+          )}
+        </div>
+      </div>
     </PageFrame>
   )
 }

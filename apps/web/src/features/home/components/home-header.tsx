@@ -1,11 +1,22 @@
+import { useState } from 'react'
 import { SearchBar } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 
-/** Brand line and search; searching opens the category page until search arrives. */
+/** Brand line and the search bar; a search opens the results screen (/categoryDetail). */
 export function HomeHeader() {
   const { t } = useTranslation()
   const navigate = useNavigate()
+  const [keyword, setKeyword] = useState('')
+
+  const search = (value: string): void => {
+    const text = value.trim()
+    if (text === '') return
+    void navigate(
+      `/categoryDetail?${new URLSearchParams({ type: 'auction', keyword: text }).toString()}`,
+    )
+  }
+
   return (
     <div className="home-header">
       <div className="brand">
@@ -17,8 +28,13 @@ export function HomeHeader() {
           <p className="brand-slogan">{t('brand.slogan')}</p>
         </div>
       </div>
-      <div className="home-search" onClick={() => void navigate('/category')}>
-        <SearchBar placeholder={t('home.search')} onFocus={(e) => e.currentTarget.blur()} />
+      <div className="home-search" role="search">
+        <SearchBar
+          placeholder={t('home.search')}
+          value={keyword}
+          onChange={setKeyword}
+          onSearch={search}
+        />
       </div>
     </div>
   )

@@ -1,35 +1,69 @@
-import { NoticeBar } from 'antd-mobile'
+import { NoticeBar, PullToRefresh } from 'antd-mobile'
+import { useQueryClient } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
+import { BannerSwiper } from '../../../components/banner-swiper'
 import { CategoryGrid } from '../../../components/category-grid'
 import { EmptyState } from '../../../components/empty-state'
+import { LoadFailed } from '../../../components/load-failed'
 import { PageFrame } from '../../../components/page-frame'
 import { Section } from '../../../components/section'
+import { getServerClockQueryOptions } from '../../../lib/server-clock'
+import { getSpecialListQueryOptions, useSpecialList } from '../../auction/api/get-special-list'
+import { SpecialCard, SpecialCardSkeleton } from '../../auction/components/special-card'
+import { getBannersQueryOptions, useBanners } from '../../catalog/api/get-banners'
+import { getCategoriesQueryOptions, useCategories } from '../../catalog/api/get-categories'
+import { searchLotsQueryOptions } from '../../catalog/api/search-lots'
+import { searchMallItemsQueryOptions } from '../../catalog/api/search-mall-items'
+import { HomeFeed, BUYING_PARAMS, MALL_PARAMS } from '../components/home-feed'
 import { HomeHeader } from '../components/home-header'
 
 export function HomePage() {
   const { t } = useTranslation()
+  const queryClient = useQueryClient()
+  const banners = useBanners(0)
+  const categories = useCategories()
+  const specials = useSpecialList()
+
+  // Pull to refresh: everything on the page, the lists starting again from their first page.
+  const refresh = async (): Promise<void> => {
+    await Promise.all([
+      queryClient.refetchQueries(getBannersQueryOptions(0)),
+      queryClient.refetchQueries(getCategoriesQueryOptions()),
+      queryClient.refetchQueries(getSpecialListQueryOptions()),
+      queryClient.refetchQueries(getServerClockQueryOptions()),
+      queryClient.resetQueries(searchLotsQueryOptions(BUYING_PARAMS)),
+      queryClient.resetQueries(searchMallItemsQueryOptions(MALL_PARAMS)),
+    ])
+  }
+
   return (
     <PageFrame header={<HomeHeader />} bodyClassName="home-body">
-      <div className="home-banner" role="img" aria-label={t('brand.name')}>
-        <div className="home-banner-text">
-          <strong>{t('brand.name')}</strong>
-          <span>{t('brand.slogan')}</span>
-        </div>
-      </div>
-      <Link to="/rules" className="home-notice">
-        <NoticeBar content={t('rules.intro')} color="alert" extra={t('home.rules')} />
-      </Link>
-      <CategoryGrid />
-      <Section title={t('home.specials')}>
-        <EmptyState description={t('home.emptySpecials')} />
-      </Section>
-      <Section title={t('home.buying')}>
-        <EmptyState description={t('home.emptyBuying')} />
-      </Section>
-      <Section title={t('home.mall')}>
-        <EmptyState description={t('home.emptyMall')} />
-      </Section>
+      <PullToRefresh onRefresh={refresh}>
+        <BannerSwiper banners={banners.isError ? [] : banners.data} className="home-banners" />
+        <Link to="/rules" className="home-notice">
+          <NoticeBar content={t('rules.intro')} color="alert" extra={t('home.rules')} />
+        </Link>
+        <CategoryGrid categories={categories.isError ? [] : categories.data} />
+        <Section title={t('home.specials')}>
+          {specials.isPending ? (
+            <div className="special-list">
+              <SpecialCardSkeleton />
+            </div>
+          ) : specials.isError ? (
+            <LoadFailed onRetry={() => specials.refetch()} />
+          ) : specials.data.length === 0 ? (
+            <EmptyState description={t('home.emptySpecials')} />
+          ) : (
+            <div className="special-list" data-testid="special-list">
+              {specials.data.map((special) => (
+                <SpecialCard key={special.id} special={special} />
+              ))}
+            </div>
+          )}
+        </Section>
+        <HomeFeed />
+      </PullToRefresh>
     </PageFrame>
   )
 }

@@ -1,0 +1,48 @@
+import type { Banner } from '@numisma/contracts/catalog'
+import { Skeleton, Swiper } from 'antd-mobile'
+import { useTranslation } from 'react-i18next'
+import { useNavigate } from 'react-router'
+import { bannerTarget } from '../lib/banner-link'
+
+export interface BannerSwiperProps {
+  banners: readonly Banner[] | undefined
+  className?: string
+}
+
+/** Auto-playing banners; a tap follows the banner's in-app link. Hidden when there are none. */
+export function BannerSwiper({ banners, className }: BannerSwiperProps) {
+  const { t } = useTranslation()
+  const navigate = useNavigate()
+  const classes = ['banner-swiper', className ?? ''].join(' ').trim()
+  if (!banners) return <Skeleton animated className={`${classes} banner-skeleton`} />
+  if (banners.length === 0) return null
+
+  const open = (banner: Banner): void => {
+    const target = bannerTarget(banner.link)
+    if (target?.kind === 'route') void navigate(target.to)
+    else if (target?.kind === 'external') window.location.assign(target.href)
+  }
+
+  return (
+    <div className={classes}>
+      <Swiper autoplay={banners.length > 1} loop={banners.length > 1} autoplayInterval={4000}>
+        {banners.map((banner) => (
+          <Swiper.Item key={banner.id}>
+            <button
+              type="button"
+              className="banner-slide"
+              onClick={() => open(banner)}
+              aria-label={banner.title}
+            >
+              <span className="banner-slide-text">
+                <span className="banner-slide-title">{banner.title}</span>
+                <span className="banner-slide-cta">{t('home.bannerCta')}</span>
+              </span>
+              <img src={banner.image} alt="" />
+            </button>
+          </Swiper.Item>
+        ))}
+      </Swiper>
+    </div>
+  )
+}

@@ -1,0 +1,72 @@
+import { useKeepAliveContext } from 'keepalive-for-react'
+import { useTranslation } from 'react-i18next'
+import {
+  countdownPhase,
+  countdownRemaining,
+  formatCountdown,
+  isUrgent,
+  type Timed,
+} from '../lib/countdown'
+import { useServerNow } from '../lib/server-clock'
+import { useLocale } from '../lib/use-locale'
+
+export interface CountdownProps extends Timed {
+  /** The server already settled the item (sold, unsold, ended): no clock needed. */
+  closed?: boolean
+  /** Text once over, e.g. 已结拍 for a lot; 已结束 by default. */
+  endedText?: string
+  className?: string
+}
+
+/**
+ * 距开拍 / 距结束 hh:mm:ss from server time (GET /pub/@time with an offset correction). Until the
+ * server's time is known it shows dashes rather than trusting the phone's clock.
+ */
+export function Countdown({
+  startsAt,
+  endsAt,
+  closed = false,
+  endedText,
+  className,
+}: CountdownProps) {
+  const { t } = useTranslation()
+  const locale = useLocale()
+  const { active } = useKeepAliveContext()
+  const now = useServerNow(active && !closed)
+  const classes = ['countdown', className ?? '']
+  if (closed) {
+    return (
+      <span className={[...classes, 'countdown-ended'].join(' ')}>
+        {endedText ?? t('countdown.ended')}
+      </span>
+    )
+  }
+  if (now === undefined) {
+    return (
+      <span className={classes.join(' ')}>
+        <span className="countdown-label">{t('countdown.toEnd')}</span>
+        <span className="countdown-time">--:--:--</span>
+      </span>
+    )
+  }
+  const item = { startsAt, endsAt }
+  const phase = countdownPhase(item, now)
+  if (phase === 'ended') {
+    return (
+      <span className={[...classes, 'countdown-ended'].join(' ')}>
+        {endedText ?? t('countdown.ended')}
+      </span>
+    )
+  }
+  const remaining = countdownRemaining(item, now, phase)
+  if (phase === 'upcoming') classes.push('countdown-upcoming')
+  else if (isUrgent(remaining)) classes.push('countdown-urgent')
+  return (
+    <span className={classes.join(' ')} role="timer">
+      <span className="countdown-label">
+        {phase === 'upcoming' ? t('countdown.toStart') : t('countdown.toEnd')}
+      </span>
+      <span className="countdown-time">{formatCountdown(remaining, locale)}</span>
+    </span>
+  )
+}

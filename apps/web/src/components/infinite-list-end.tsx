@@ -1,0 +1,37 @@
+import { InfiniteScroll } from 'antd-mobile'
+import { useTranslation } from 'react-i18next'
+
+export interface InfiniteListEndProps {
+  hasMore: boolean
+  /** Fetches the next page; rejects when it failed so the list offers a retry. */
+  loadMore: () => Promise<unknown>
+}
+
+/** The bottom of an infinite list: loads the next page as it scrolls into view. */
+export function InfiniteListEnd({ hasMore, loadMore }: InfiniteListEndProps) {
+  const { t } = useTranslation()
+  return (
+    <InfiniteScroll
+      hasMore={hasMore}
+      loadMore={async () => {
+        await loadMore()
+      }}
+      threshold={300}
+    >
+      {(more, failed, retry) =>
+        failed ? (
+          <span>
+            {t('list.failed')}
+            <a className="list-retry" onClick={retry}>
+              {t('common.retry')}
+            </a>
+          </span>
+        ) : more ? (
+          <span>{t('common.loading')}</span>
+        ) : (
+          <span className="list-end">{t('list.noMore')}</span>
+        )
+      }
+    </InfiniteScroll>
+  )
+}

@@ -1,0 +1,66 @@
+import type { LotCard as LotCardData } from '@numisma/contracts/catalog'
+import { Skeleton } from 'antd-mobile'
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import { Countdown } from './countdown'
+import { GradeBadge } from './grade-badge'
+import { Price } from './price'
+
+/** Whether the server has settled a lot (no more bidding, whatever the clock says). */
+export const isLotClosed = (lot: Pick<LotCardData, 'status'>): boolean =>
+  lot.status === 'sold' || lot.status === 'unsold'
+
+/** A lot in a list: photo, title, grade, current (or start) price, bids and its countdown. */
+export function LotCard({ lot }: { lot: LotCardData }) {
+  const { t } = useTranslation()
+  const hasBids = lot.price !== null
+  const closed = isLotClosed(lot)
+  return (
+    <Link className="lot-card" to={`/productDetail?id=${lot.id}`} data-lot-id={lot.id}>
+      <div className="lot-card-media">
+        <img src={lot.image} alt={lot.title} loading="lazy" decoding="async" />
+        <span className="lot-card-no">{t('lot.lotNo', { no: lot.lotNo })}</span>
+      </div>
+      <div className="lot-card-info">
+        <h3 className="lot-card-title">{lot.title}</h3>
+        <GradeBadge gradeCode={lot.gradeCode} gradingService={lot.gradingService} />
+        <div className="lot-card-price">
+          <span className="lot-card-price-label">
+            {closed
+              ? lot.status === 'sold'
+                ? t('lot.soldPrice')
+                : t('lot.lastPrice')
+              : hasBids
+                ? t('lot.currentPrice')
+                : t('lot.startPrice')}
+          </span>
+          <Price
+            fen={lot.price ?? lot.startPrice}
+            size="md"
+            muted={closed && lot.status !== 'sold'}
+          />
+        </div>
+        <div className="lot-card-meta">
+          <span className="lot-card-bids">{t('lot.bidCount', { count: lot.bidCount })}</span>
+          <Countdown
+            startsAt={lot.startsAt}
+            endsAt={lot.endsAt}
+            closed={closed}
+            endedText={lot.status === 'sold' ? t('lot.status.sold') : t('lot.status.ended')}
+          />
+        </div>
+      </div>
+    </Link>
+  )
+}
+
+export function LotCardSkeleton() {
+  return (
+    <div className="lot-card lot-card-skeleton" aria-hidden="true">
+      <Skeleton className="lot-card-media" animated />
+      <div className="lot-card-info">
+        <Skeleton.Paragraph lineCount={3} animated />
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,161 @@
+import type { LotDetail } from '@numisma/contracts/catalog'
+import { formatChinaDate } from '@numisma/contracts/dates'
+import { gradeName, hasGrade } from '@numisma/contracts/grades'
+import { List, Tag } from 'antd-mobile'
+import { useTranslation } from 'react-i18next'
+import { useNavigate } from 'react-router'
+import { Countdown } from '../../../components/countdown'
+import { GradeBadge } from '../../../components/grade-badge'
+import { ItemFact } from '../../../components/item-fact'
+import { isLotClosed } from '../../../components/lot-card'
+import { PhotoGallery } from '../../../components/photo-gallery'
+import { Price } from '../../../components/price'
+import { useLocale } from '../../../lib/use-locale'
+import { usePriceSteps } from '../api/get-price-steps'
+import { stepAt } from './price-steps'
+
+const DATE = 'YYYY-MM-DD HH:mm:ss'
+
+/** Everything about a lot a collector checks before bidding. */
+export function LotDetailView({ lot }: { lot: LotDetail }) {
+  const { t } = useTranslation()
+  const locale = useLocale()
+  const navigate = useNavigate()
+  const steps = usePriceSteps()
+  const closed = isLotClosed(lot)
+  const hasBids = lot.price !== null
+  const current = lot.price ?? lot.startPrice
+  const step = steps.data ? stepAt(current, steps.data) : undefined
+  const images = lot.images.length > 0 ? lot.images : [lot.image]
+
+  const priceLabel = closed
+    ? lot.status === 'sold'
+      ? t('lot.soldPrice')
+      : t('lot.lastPrice')
+    : hasBids
+      ? t('lot.currentPrice')
+      : t('lot.startPrice')
+
+  return (
+    <article className="item-detail" data-lot-id={lot.id}>
+      <PhotoGallery images={images} title={lot.title} />
+
+      <div className={`price-band price-band-${closed ? 'closed' : lot.status}`}>
+        <div className="price-band-main">
+          <span className="price-band-label">{priceLabel}</span>
+          <Price fen={current} size="lg" className="price-band-price" />
+        </div>
+        <div className="price-band-side">
+          <span className="price-band-status">{t(`lot.status.${lot.status}`)}</span>
+          <Countdown
+            startsAt={lot.startsAt}
+            endsAt={lot.endsAt}
+            closed={closed}
+            endedText={lot.status === 'sold' ? t('lot.status.sold') : t('lot.status.ended')}
+            className="price-band-countdown"
+          />
+        </div>
+      </div>
+
+      <section className="item-card">
+        <h1 className="item-title">{lot.title}</h1>
+        {lot.subtitle ? <p className="item-subtitle">{lot.subtitle}</p> : null}
+        <div className="item-tags">
+          <GradeBadge gradeCode={lot.gradeCode} gradingService={lot.gradingService} />
+          {lot.certNo ? (
+            <span className="item-cert">{t('item.certNo', { no: lot.certNo })}</span>
+          ) : null}
+        </div>
+        <div className="item-tags">
+          {lot.hasReserve ? (
+            <Tag color={lot.reserveMet ? 'success' : 'warning'} fill="outline">
+              {lot.reserveMet ? t('lot.reserveMet') : t('lot.reserveNotMet')}
+            </Tag>
+          ) : (
+            <Tag color="default" fill="outline">
+              {t('lot.noReserve')}
+            </Tag>
+          )}
+          {lot.exportBanned ? (
+            <Tag color="danger" fill="outline">
+              {t('item.exportBanned')}
+            </Tag>
+          ) : null}
+          {lot.leading ? <Tag color="success">{t('lot.leading')}</Tag> : null}
+        </div>
+        <dl className="item-stats">
+          <div>
+            <dt>{t('lot.startPrice')}</dt>
+            <dd>
+              <Price fen={lot.startPrice} size="sm" muted />
+            </dd>
+          </div>
+          <div>
+            <dt>{t('lot.step')}</dt>
+            <dd>{step === undefined ? '—' : <Price fen={step} size="sm" muted />}</dd>
+          </div>
+          <div>
+            <dt>{t('lot.bids')}</dt>
+            <dd className="item-stats-count">{lot.bidCount}</dd>
+          </div>
+        </dl>
+        {lot.myMax !== null ? (
+          <p className="item-mymax">
+            {t('lot.myMax')} <Price fen={lot.myMax} size="sm" />
+          </p>
+        ) : null}
+      </section>
+
+      <List className="item-links">
+        <List.Item
+          onClick={() => void navigate(`/productHistory?id=${lot.id}`)}
+          extra={t('lot.bidCount', { count: lot.bidCount })}
+        >
+          {t('lot.history')}
+        </List.Item>
+        <List.Item
+          onClick={() => void navigate(`/specialDetail?id=${lot.specialId}`)}
+          extra={lot.specialTitle}
+        >
+          {t('lot.special')}
+        </List.Item>
+        <List.Item onClick={() => void navigate('/rules')}>{t('lot.rules')}</List.Item>
+      </List>
+
+      <section className="item-card">
+        <h2 className="item-section-title">{t('item.facts')}</h2>
+        <dl className="item-facts">
+          <ItemFact label={t('lot.lotNoLabel')} value={t('lot.lotNo', { no: lot.lotNo })} />
+          <ItemFact
+            label={t('item.grade')}
+            value={hasGrade(lot.gradeCode) ? gradeName(lot.gradeCode, locale) : t('item.ungraded')}
+          />
+          <ItemFact label={t('item.gradingService')} value={lot.gradingService ?? t('item.none')} />
+          <ItemFact label={t('item.certNoLabel')} value={lot.certNo ?? t('item.none')} />
+          <ItemFact label={t('item.year')} value={lot.year || t('item.none')} />
+          <ItemFact label={t('item.denomination')} value={lot.denomination || t('item.none')} />
+          <ItemFact label={t('item.material')} value={lot.material || t('item.none')} />
+          <ItemFact
+            label={t('item.export')}
+            value={lot.exportBanned ? t('item.exportBanned') : t('item.exportAllowed')}
+          />
+          <ItemFact label={t('lot.startsAt')} value={formatChinaDate(lot.startsAt, DATE)} />
+          <ItemFact label={t('lot.endsAt')} value={formatChinaDate(lot.endsAt, DATE)} />
+        </dl>
+        <p className="item-note">
+          {t('lot.softCloseNote', {
+            window: Math.round(lot.softCloseWindowSeconds / 60),
+            extend: Math.round(lot.softCloseExtendSeconds / 60),
+          })}
+        </p>
+      </section>
+
+      {lot.description ? (
+        <section className="item-card">
+          <h2 className="item-section-title">{t('item.description')}</h2>
+          <p className="item-description">{lot.description}</p>
+        </section>
+      ) : null}
+    </article>
+  )
+}

@@ -1,0 +1,18 @@
+import type { SpecialSummary } from '@numisma/contracts/catalog'
+import { useTranslation } from 'react-i18next'
+
+/** 预展中 / 拍卖中 / 已结束 as a small coloured tag. */
+export function SpecialStatusTag({
+  status,
+  className,
+}: {
+  status: SpecialSummary['status']
+  className?: string
+}) {
+  const { t } = useTranslation()
+  return (
+    <span className={['status-tag', `status-tag-${status}`, className ?? ''].join(' ').trim()}>
+      {t(`special.status.${status}`)}
+    </span>
+  )
+}

@@ -1,0 +1,30 @@
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
+import { MallItemCardSchema, type MallItemCard } from '@numisma/contracts/catalog'
+import { requestPage, type Page } from '../../../lib/api-client'
+import { nextPageParam, type SearchParams } from './search-params'
+
+/** GET /api/search/wechat?type=mall on the search service: one page of mall items. */
+export function searchMallItems(params: SearchParams, page: number): Promise<Page<MallItemCard>> {
+  const { status: _status, ...rest } = params
+  return requestPage({
+    service: 'search',
+    path: '/api/search/wechat',
+    // Status is an auction filter; mall items are either on sale or not listed.
+    query: { ...rest, type: 'mall', page },
+    defaultError: 'GET_MALL_FAILED',
+    schema: MallItemCardSchema,
+  })
+}
+
+export function searchMallItemsQueryOptions(params: SearchParams) {
+  return infiniteQueryOptions({
+    queryKey: ['search', 'mall', params],
+    queryFn: ({ pageParam }) => searchMallItems(params, pageParam),
+    initialPageParam: 1,
+    getNextPageParam: nextPageParam,
+  })
+}
+
+export function useSearchMallItems(params: SearchParams) {
+  return useInfiniteQuery(searchMallItemsQueryOptions(params))
+}

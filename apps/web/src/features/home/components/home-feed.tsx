@@ -1,0 +1,95 @@
+import { useState } from 'react'
+import { Tabs } from 'antd-mobile'
+import { useTranslation } from 'react-i18next'
+import { EmptyState } from '../../../components/empty-state'
+import { InfiniteListEnd } from '../../../components/infinite-list-end'
+import { LoadFailed } from '../../../components/load-failed'
+import { LotCard, LotCardSkeleton } from '../../../components/lot-card'
+import { MallCard, MallCardSkeleton } from '../../../components/mall-card'
+import { fetchNextOrThrow } from '../../catalog/api/fetch-next'
+import { useSearchLots } from '../../catalog/api/search-lots'
+import { useSearchMallItems } from '../../catalog/api/search-mall-items'
+import type { SearchParams } from '../../catalog/api/search-params'
+
+/** The home lists: lots open for bidding, ending soonest first, and mall picks. */
+export const BUYING_PARAMS: SearchParams = { status: 'live', sort: 'ending', pageSize: 10 }
+export const MALL_PARAMS: SearchParams = { sort: 'newest', pageSize: 10 }
+
+type FeedKey = 'buying' | 'mall'
+
+/** 正在竞买 / 商城精选 under sticky tabs; each list loads more as it scrolls. */
+export function HomeFeed() {
+  const { t } = useTranslation()
+  const [tab, setTab] = useState<FeedKey>('buying')
+  return (
+    <section className="home-feed">
+      <Tabs
+        className="home-feed-tabs"
+        activeKey={tab}
+        onChange={(key) => setTab(key === 'mall' ? 'mall' : 'buying')}
+      >
+        <Tabs.Tab key="buying" title={t('home.buying')} />
+        <Tabs.Tab key="mall" title={t('home.mall')} />
+      </Tabs>
+      {tab === 'buying' ? <BuyingList /> : <MallList />}
+    </section>
+  )
+}
+
+function BuyingList() {
+  const { t } = useTranslation()
+  const query = useSearchLots(BUYING_PARAMS, 'GET_BUYING_FAILED')
+  if (query.isPending) {
+    return (
+      <div className="lot-list">
+        {Array.from({ length: 4 }, (_, i) => (
+          <LotCardSkeleton key={i} />
+        ))}
+      </div>
+    )
+  }
+  if (query.isError && !query.data) return <LoadFailed onRetry={() => query.refetch()} />
+  const lots = query.data.pages.flatMap((p) => p.data)
+  if (lots.length === 0) return <EmptyState description={t('home.emptyBuying')} />
+  return (
+    <div className="lot-list" data-testid="buying-list">
+      {lots.map((lot) => (
+        <LotCard key={lot.id} lot={lot} />
+      ))}
+      <InfiniteListEnd
+        hasMore={query.hasNextPage}
+        loadMore={() => fetchNextOrThrow(query.fetchNextPage)}
+      />
+    </div>
+  )
+}
+
+function MallList() {
+  const { t } = useTranslation()
+  const query = useSearchMallItems(MALL_PARAMS)
+  if (query.isPending) {
+    return (
+      <div className="mall-grid">
+        {Array.from({ length: 4 }, (_, i) => (
+          <MallCardSkeleton key={i} />
+        ))}
+      </div>
+    )
+  }
+  if (query.isError && !query.data) return <LoadFailed onRetry={() => query.refetch()} />
+  const items = query.data.pages.flatMap((p) => p.data)
+  if (items.length === 0) return <EmptyState description={t('home.emptyMall')} />
+  return (
+    <>
+      <div className="mall-grid" data-testid="mall-list">
+        {items.map((item) => (
+          <MallCard key={item.id} item={item} />
+        ))}
+      </div>
+      <InfiniteListEnd
+        hasMore={query.hasNextPage}
+        loadMore={() => fetchNextOrThrow(query.fetchNextPage)}
+      />
+    </>
+  )
+}

@@ -1,0 +1,94 @@
+import type { MallItemDetail } from '@numisma/contracts/catalog'
+import { gradeName, hasGrade } from '@numisma/contracts/grades'
+import { Tag } from 'antd-mobile'
+import { useTranslation } from 'react-i18next'
+import { GradeBadge } from '../../../components/grade-badge'
+import { ItemFact } from '../../../components/item-fact'
+import { PhotoGallery } from '../../../components/photo-gallery'
+import { Price } from '../../../components/price'
+import { useLocale } from '../../../lib/use-locale'
+
+/** A mall item: photos, price, stock and limit, grade and facts. */
+export function MallDetailView({ item }: { item: MallItemDetail }) {
+  const { t } = useTranslation()
+  const locale = useLocale()
+  const images = item.images.length > 0 ? item.images : [item.image]
+  return (
+    <article className="item-detail" data-product-no={item.productNo}>
+      <PhotoGallery images={images} title={item.title} />
+      <section className="item-card mall-price-card">
+        <div className="mall-price-row">
+          <Price fen={item.price} size="lg" muted={!item.onSale || item.stock <= 0} />
+          <span className="mall-price-sold">{t('mall.sold', { count: item.sold })}</span>
+        </div>
+        <h1 className="item-title">{item.title}</h1>
+        {item.subtitle ? <p className="item-subtitle">{item.subtitle}</p> : null}
+        <div className="item-tags">
+          <GradeBadge gradeCode={item.gradeCode} gradingService={item.gradingService} />
+          {item.certNo ? (
+            <span className="item-cert">{t('item.certNo', { no: item.certNo })}</span>
+          ) : null}
+        </div>
+        <div className="item-tags">
+          {!item.onSale ? (
+            <Tag color="default">{t('mall.offSale')}</Tag>
+          ) : item.stock <= 0 ? (
+            <Tag color="default">{t('mall.soldOut')}</Tag>
+          ) : (
+            <Tag color="success" fill="outline">
+              {t('mall.stock', { count: item.stock })}
+            </Tag>
+          )}
+          {item.limitPerUser !== null ? (
+            <Tag color="warning" fill="outline">
+              {t('mall.limit', { count: item.limitPerUser })}
+            </Tag>
+          ) : null}
+          {item.exportBanned ? (
+            <Tag color="danger" fill="outline">
+              {t('item.exportBanned')}
+            </Tag>
+          ) : null}
+        </div>
+      </section>
+      <section className="item-card">
+        <h2 className="item-section-title">{t('item.facts')}</h2>
+        <dl className="item-facts">
+          <ItemFact label={t('mall.productNo')} value={item.productNo} />
+          <ItemFact
+            label={t('item.grade')}
+            value={
+              hasGrade(item.gradeCode) ? gradeName(item.gradeCode, locale) : t('item.ungraded')
+            }
+          />
+          <ItemFact
+            label={t('item.gradingService')}
+            value={item.gradingService ?? t('item.none')}
+          />
+          <ItemFact label={t('item.certNoLabel')} value={item.certNo ?? t('item.none')} />
+          <ItemFact label={t('item.year')} value={item.year || t('item.none')} />
+          <ItemFact label={t('item.denomination')} value={item.denomination || t('item.none')} />
+          <ItemFact label={t('item.material')} value={item.material || t('item.none')} />
+          <ItemFact
+            label={t('mall.limitLabel')}
+            value={
+              item.limitPerUser === null
+                ? t('mall.noLimit')
+                : t('mall.limit', { count: item.limitPerUser })
+            }
+          />
+          <ItemFact
+            label={t('item.export')}
+            value={item.exportBanned ? t('item.exportBanned') : t('item.exportAllowed')}
+          />
+        </dl>
+      </section>
+      {item.description ? (
+        <section className="item-card">
+          <h2 className="item-section-title">{t('item.description')}</h2>
+          <p className="item-description">{item.description}</p>
+        </section>
+      ) : null}
+    </article>
+  )
+}

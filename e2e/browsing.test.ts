@@ -1,0 +1,102 @@
+import { gradeName } from '@numisma/contracts/grades'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { launchBrowser, phoneContext } from './fixtures'
+
+let browser: Browser
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+})
+afterAll(() => browser.close())
+
+/** The scrolling body of the page on screen (kept-alive pages away are detached). */
+const bodyScrollTop = (page: Page): Promise<number> =>
+  page.evaluate<number>(`document.querySelector('.page-body')?.scrollTop ?? -1`)
+
+describe('browsing', () => {
+  it('keeps the home page where it was after opening a special and a lot and coming back', async () => {
+    const context = await phoneContext(browser)
+    const page = await context.newPage()
+    await page.goto('/')
+    await page.locator('[data-testid=special-list] [data-special-id]').first().waitFor()
+    await page.locator('[data-testid=buying-list] .lot-card').first().waitFor()
+
+    // Scroll until the last special is on screen, well below the top.
+    await page.evaluate(`(() => {
+      const body = document.querySelector('.page-body')
+      const last = [...document.querySelectorAll('[data-special-id]')].at(-1)
+      body.scrollTop += last.getBoundingClientRect().top - 300
+    })()`)
+    await page.waitForTimeout(300)
+    const before = await bodyScrollTop(page)
+    expect(before).toBeGreaterThan(400)
+
+    const special = page.locator('[data-special-id]').last()
+    const specialId = await special.getAttribute('data-special-id')
+    await special.click()
+    await page.waitForURL((url) => url.pathname === '/specialDetail')
+    expect(new URL(page.url()).searchParams.get('id')).toBe(specialId)
+
+    const lot = page.locator('[data-testid=special-lots] .lot-card').nth(1)
+    await lot.waitFor()
+    const lotId = await lot.getAttribute('data-lot-id')
+    await lot.click()
+    await page.waitForURL((url) => url.pathname === '/productDetail')
+    expect(new URL(page.url()).searchParams.get('id')).toBe(lotId)
+    await page.locator(`.item-detail[data-lot-id="${lotId}"]`).waitFor()
+
+    await page.goBack()
+    await page.waitForURL((url) => url.pathname === '/specialDetail')
+    await page.locator('[data-testid=special-lots]').waitFor()
+    await page.goBack()
+    await page.waitForURL((url) => url.pathname === '/')
+    await page.locator('[data-testid=special-list]').waitFor()
+    await expect.poll(() => bodyScrollTop(page)).toBe(before)
+    // Still the same page (kept alive), not a fresh load at the top.
+    await page.waitForTimeout(500)
+    expect(await bodyScrollTop(page)).toBe(before)
+    await context.close()
+  })
+
+  it('finds a Yuan Shikai dollar by its nickname from the home search bar', async () => {
+    const context = await phoneContext(browser)
+    const page = await context.newPage()
+    await page.goto('/')
+    const search = page.locator('.home-search input')
+    await search.fill('袁大头')
+    await search.press('Enter')
+    await page.waitForURL((url) => url.pathname === '/categoryDetail')
+    expect(new URL(page.url()).searchParams.get('keyword')).toBe('袁大头')
+
+    const hit = page.locator('[data-testid=results] .lot-card', { hasText: '袁世凯像' }).first()
+    await hit.waitFor()
+    const lotId = await hit.getAttribute('data-lot-id')
+
+    // The item page shows the spec's grade name for the lot's code and a running countdown.
+    const detail = page.waitForResponse((r) => r.url().includes(`/svc/main/auction/${lotId}`))
+    await hit.click()
+    await page.waitForURL((url) => url.pathname === '/productDetail')
+    const lot = (await (await detail).json()).data
+    expect(lot.title).toContain('袁世凯像')
+    await page.locator('.item-title', { hasText: lot.title }).waitFor()
+    const badge = page.locator('.item-card .grade-badge').first()
+    await expect.poll(() => badge.innerText()).toContain(gradeName(lot.gradeCode))
+    const time = page.locator('.price-band .countdown-time')
+    await expect.poll(() => time.innerText()).toMatch(/^(?:\d+天 )?\d{2}:\d{2}:\d{2}$/)
+    const first = await time.innerText()
+    await expect.poll(() => time.innerText(), { timeout: 3000 }).not.toBe(first)
+    await context.close()
+  })
+
+  it('shows the increment table from the server on the bidding notice', async () => {
+    const context = await phoneContext(browser)
+    const page = await context.newPage()
+    await page.goto('/rules')
+    const rows = page.locator('[data-testid=price-steps] tbody tr')
+    await rows.first().waitFor()
+    expect(await rows.count()).toBeGreaterThan(5)
+    expect(await rows.first().innerText()).toMatch(/100/)
+    await context.close()
+  })
+})
