@@ -56,6 +56,11 @@ export interface AppOptions {
   bus?: EventBus
   /** Deposit × this = bidding quota (DESIGN §4). */
   quotaMultiplier?: number
+  /**
+   * Demo only (SEED=demo outside production): a deposit credited to each new account so a visitor
+   * can bid at once (DESIGN §8). Recorded in the ledger like any operator deposit.
+   */
+  demoDeposit?: number
 }
 
 declare module 'fastify' {
@@ -162,11 +167,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     async (main) => {
       const verify = signedRequestHook(MAIN_PREFIX, 'main', signing)
       main.addHook('onRequest', verify)
+      const demoDeposit = options.demoDeposit ?? 0
       const passport = new PassportService(
         passportRepo,
         options.sms ?? new SandboxSmsSender(app.log),
         clock,
         options.env !== 'production',
+        demoDeposit > 0
+          ? async (userId) => {
+              await ledger.creditDeposit(userId, demoDeposit, 'demo deposit')
+            }
+          : undefined,
       )
       await main.register(passportRoutes, { service: passport, rateLimit: limits })
       await main.register(userRoutes, { users: passportRepo, ledger })

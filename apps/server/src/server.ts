@@ -22,6 +22,8 @@ async function main(): Promise<void> {
     webDist: config.webDist,
     logger: { level: config.logLevel },
     trustProxy: config.env === 'production',
+    // 5,000 yuan of deposit = 50,000 yuan of bidding quota for each new demo account.
+    demoDeposit: config.seed === 'demo' && config.env !== 'production' ? 500_000 : 0,
   })
   const staff = await new StaffService(new StaffRepository(database.db), systemClock).bootstrap(
     config.adminPassword,

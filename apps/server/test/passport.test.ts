@@ -203,3 +203,26 @@ describe('sign-in rate limits', () => {
     }
   })
 })
+
+describe('demo deposit', () => {
+  it('credits a new account once, through the ledger, when the demo asks for it', async () => {
+    const [sqlite] = databases
+    const t = await createTestApp(sqlite!, { demoDeposit: 500_000 })
+    try {
+      const user = await t.signIn()
+      const stats = async () =>
+        (await t.call({ method: 'GET', path: '/user/@statistics', as: user })).json().data
+      expect(await stats()).toMatchObject({ quota: 500_000, balance: 0 })
+      t.clock.advance(61_000)
+      await t.signIn(user.mobile)
+      expect(await stats()).toMatchObject({ quota: 500_000 })
+      const sum = await t.database.db
+        .selectFrom('ledger_accounts')
+        .select((eb) => eb.fn.sum<number | string>('balance').as('total'))
+        .executeTakeFirstOrThrow()
+      expect(Number(sum.total)).toBe(0)
+    } finally {
+      await t.close()
+    }
+  })
+})

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { CatalogRepository } from '../modules/catalog/repository'
+import { LedgerService } from '../modules/ledger/service'
 import { PassportRepository } from '../modules/passport/repository'
 import type { Clock } from '../platform/clock'
 import type { Database } from '../platform/db'
@@ -22,8 +23,10 @@ export async function seedDemo(database: Database, clock: Clock, log: FastifyBas
   const marker = `seeded:${clock.now()}`
   if ((await settings.getOrInsert('seed.demo', marker)) !== marker) return
   const passport = new PassportRepository(database.db)
+  const ledger = new LedgerService(database, clock)
   for (const user of DEMO_USERS) {
-    await passport.findOrCreateUser(user.mobile, user.display, clock.now())
+    const row = await passport.findOrCreateUser(user.mobile, user.display, clock.now())
+    if (row.created) await ledger.creditDeposit(row.id, 500_000, 'demo deposit')
   }
   await seedCatalogue(new CatalogRepository(database.db), clock.now())
   log.info({ users: DEMO_USERS.length }, 'demo data seeded')

@@ -51,17 +51,23 @@ export class PassportRepository {
   }
 
   /** Finds the user of a mobile number, creating the account on first sign-in. */
-  async findOrCreateUser(mobile: string, display: string, now: number): Promise<UserRow> {
-    await this.db
+  async findOrCreateUser(
+    mobile: string,
+    display: string,
+    now: number,
+  ): Promise<UserRow & { created: boolean }> {
+    const inserted = await this.db
       .insertInto('users')
       .values({ mobile, display, avatar: null, created_at: now })
       .onConflict((oc) => oc.column('mobile').doNothing())
-      .execute()
-    return this.db
+      .returning('id')
+      .executeTakeFirst()
+    const user = await this.db
       .selectFrom('users')
       .selectAll()
       .where('mobile', '=', mobile)
       .executeTakeFirstOrThrow()
+    return { ...user, created: inserted !== undefined }
   }
 
   findUser(id: number): Promise<UserRow | undefined> {

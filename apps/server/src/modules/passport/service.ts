@@ -25,6 +25,8 @@ export class PassportService {
     private readonly sms: SmsSender,
     private readonly clock: Clock,
     private readonly revealCodes: boolean,
+    /** Runs once when a sign-in creates an account (the demo gives a starting deposit). */
+    private readonly onNewUser?: (userId: number) => Promise<void>,
   ) {}
 
   async sendCode(mobile: string): Promise<{ sent: true; devCode?: string }> {
@@ -64,6 +66,7 @@ export class PassportService {
     if (!(await this.repo.consumeCode(last.id, now))) throw new AppError('SMS_CODE_INVALID')
 
     const user = await this.repo.findOrCreateUser(mobile, `藏友${mobile.slice(-4)}`, now)
+    if (user.created && this.onNewUser) await this.onNewUser(user.id)
     const sid = randomToken(32)
     const session = {
       id: `${SESSION_APP_PREFIX}${randomToken(15)}`,
