@@ -53,11 +53,9 @@ export const pushRoutes: FastifyPluginAsync<PushOptions> = async (app, opts) => 
   })
   app.addHook('onClose', () => unsubscribe())
 
-  app.get('/ws', { websocket: true, schema: { hide: true } }, async (socket, request) => {
-    const sid = request.cookies[COOKIE.sid]
-    const session = sid ? await opts.sessions.findSessionBySidHash(sha256Hex(sid)) : undefined
-    const valid = session && session.revokedAt === null && session.expiresAt > opts.clock.now()
-    const client: Client = { socket, userId: valid ? session.userId : null, lots: new Set() }
+  app.get('/ws', { websocket: true, schema: { hide: true } }, (socket, request) => {
+    // Listeners first, synchronously: a client may subscribe the moment the socket opens.
+    const client: Client = { socket, userId: null, lots: new Set() }
     clients.add(client)
     socket.on('close', () => clients.delete(client))
     socket.on('message', (raw: Buffer) => {
@@ -76,7 +74,14 @@ export const pushRoutes: FastifyPluginAsync<PushOptions> = async (app, opts) => 
       client.lots = new Set(message.data.lotIds.slice(0, MAX_LOTS))
       void snapshot(client, [...client.lots])
     })
-    send(client, { type: 'hello', userId: client.userId })
+    const sid = request.cookies[COOKIE.sid]
+    void (sid ? opts.sessions.findSessionBySidHash(sha256Hex(sid)) : Promise.resolve(undefined))
+      .then((session) => {
+        const valid = session && session.revokedAt === null && session.expiresAt > opts.clock.now()
+        client.userId = valid ? session.userId : null
+        send(client, { type: 'hello', userId: client.userId })
+      })
+      .catch((error: unknown) => request.log.error({ err: error }, 'push: session lookup failed'))
   })
 
   async function snapshot(client: Client, lotIds: number[]) {
