@@ -15,12 +15,17 @@ export interface NonceStore {
  */
 export class MemoryNonceStore implements NonceStore {
   private readonly seen = new Map<string, number>()
+  private lastPurge = 0
 
   constructor(private readonly clock: Clock) {}
 
   claim(nonce: string): Promise<boolean> {
     const now = this.clock.now()
-    if (this.seen.size > 10_000) this.purge(now)
+    // Entries are in insertion order, so expired ones sit at the front; sweep once a second.
+    if (now - this.lastPurge >= 1000) {
+      this.lastPurge = now
+      this.purge(now)
+    }
     const expires = this.seen.get(nonce)
     if (expires !== undefined && expires > now) return Promise.resolve(false)
     this.seen.set(nonce, now + NONCE_TTL_MS)
@@ -28,7 +33,10 @@ export class MemoryNonceStore implements NonceStore {
   }
 
   private purge(now: number): void {
-    for (const [nonce, expires] of this.seen) if (expires <= now) this.seen.delete(nonce)
+    for (const [nonce, expires] of this.seen) {
+      if (expires > now) break
+      this.seen.delete(nonce)
+    }
   }
 }
 
