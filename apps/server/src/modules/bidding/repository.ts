@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import type { LotState, PriceChange, ProxyMax } from '@numisma/domain/bid-engine'
 import type { Dialect } from '../../platform/db'
 import type { Tx } from '../../platform/transactions'
@@ -141,30 +142,60 @@ export class BiddingRepository {
       .execute()
   }
 
-  /** What the user has at stake on open lots, for the quota (DESIGN §4). */
+  /**
+   * Everything the quota check needs (DESIGN §4), in one round trip: the deposit, the lots the user
+   * leads, their active proxy maxima on open lots, and unpaid won auction orders.
+   */
   async exposure(tx: Tx, userId: number) {
-    const leading = await tx
+    const rows = await tx
       .selectFrom('lots')
-      .select(['id', 'price'])
+      .select((eb) => ['id as lot_id', sql<string>`'lead'`.as('kind'), 'price as amount'])
       .where('leader_id', '=', userId)
       .where('status', '=', 'open')
+      .unionAll(
+        tx
+          .selectFrom('proxies')
+          .innerJoin('lots', 'lots.id', 'proxies.lot_id')
+          .select((eb) => [
+            'proxies.lot_id',
+            sql<string>`'proxy'`.as('kind'),
+            'proxies.max_amount as amount',
+          ])
+          .where('proxies.user_id', '=', userId)
+          .where('proxies.active', '=', 1)
+          .where('lots.status', '=', 'open'),
+      )
+      .unionAll(
+        tx
+          .selectFrom('orders')
+          .select((eb) => [
+            eb.lit(0).as('lot_id'),
+            sql<string>`'unpaid'`.as('kind'),
+            eb.fn.coalesce(eb.fn.sum<number>('total'), eb.lit(0)).as('amount'),
+          ])
+          .where('user_id', '=', userId)
+          .where('kind', '=', 'auction')
+          .where('status', '=', 'pending_payment'),
+      )
+      .unionAll(
+        tx
+          .selectFrom('ledger_accounts')
+          .select((eb) => [
+            eb.lit(0).as('lot_id'),
+            sql<string>`'deposit'`.as('kind'),
+            'balance as amount',
+          ])
+          .where('user_id', '=', userId)
+          .where('kind', '=', 'quota'),
+      )
       .execute()
-    const proxies = await tx
-      .selectFrom('proxies')
-      .innerJoin('lots', 'lots.id', 'proxies.lot_id')
-      .select(['proxies.lot_id', 'proxies.max_amount'])
-      .where('proxies.user_id', '=', userId)
-      .where('proxies.active', '=', 1)
-      .where('lots.status', '=', 'open')
-      .execute()
-    const unpaid = await tx
-      .selectFrom('orders')
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('total'), eb.lit(0)).as('total'))
-      .where('user_id', '=', userId)
-      .where('kind', '=', 'auction')
-      .where('status', '=', 'pending_payment')
-      .executeTakeFirstOrThrow()
-    return { leading, proxies, unpaidOrders: Number(unpaid.total) }
+    const of = (kind: string) => rows.filter((r) => r.kind === kind)
+    return {
+      deposit: of('deposit').reduce((sum, r) => sum + Number(r.amount ?? 0), 0),
+      leading: of('lead').map((r) => ({ id: r.lot_id, price: Number(r.amount ?? 0) })),
+      proxies: of('proxy').map((r) => ({ lot_id: r.lot_id, max_amount: Number(r.amount ?? 0) })),
+      unpaidOrders: of('unpaid').reduce((sum, r) => sum + Number(r.amount ?? 0), 0),
+    }
   }
 
   findIdempotent(tx: Tx, userId: number, key: string) {

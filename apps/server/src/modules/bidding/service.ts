@@ -10,7 +10,6 @@ import { AppError } from '../../platform/errors'
 import type { EventBus } from '../../platform/event-bus'
 import { writeTransaction, type Tx } from '../../platform/transactions'
 import { maskBidder } from '../catalog/service'
-import { LedgerRepository } from '../ledger/repository'
 import { BiddingRepository, type LockedLot } from './repository'
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
@@ -42,7 +41,6 @@ function toState(lot: LockedLot, proxies: LotState['proxies']): LotState {
  */
 export class BiddingService {
   private readonly repo: BiddingRepository
-  private readonly ledger = new LedgerRepository()
 
   constructor(
     private readonly database: Database,
@@ -115,13 +113,17 @@ export class BiddingService {
         response,
         state,
         outbid: result.outbid,
-        leader: leader?.display ?? null,
         lot,
       }
     })
 
     if (outcome.kind === 'replay') return outcome.response
-    const { response, state, outbid, leader, lot } = outcome
+    const { response, state, outbid, lot } = outcome
+    // Outside the lot's transaction: the name is only for the push message.
+    const leader =
+      state.leaderId === null
+        ? null
+        : ((await this.repo.leaderDisplay(this.database.db, state.leaderId))?.display ?? null)
     this.bus.publish({
       type: 'lot',
       lotId: lot.id,
@@ -168,8 +170,8 @@ export class BiddingService {
   }
 
   private async checkQuota(tx: Tx, userId: number, lotId: number, commitment: number) {
-    const deposit = await this.ledger.balanceOf(tx, userId, 'quota')
     const held = await this.repo.exposure(tx, userId)
+    const deposit = held.deposit
     const lots = new Map<number, { lotId: number; leadingAt: number; proxyMax: number }>()
     for (const l of held.leading)
       lots.set(l.id, { lotId: l.id, leadingAt: l.price ?? 0, proxyMax: 0 })
