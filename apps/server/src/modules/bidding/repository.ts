@@ -149,14 +149,14 @@ export class BiddingRepository {
   async exposure(tx: Tx, userId: number) {
     const rows = await tx
       .selectFrom('lots')
-      .select((eb) => ['id as lot_id', sql<string>`'lead'`.as('kind'), 'price as amount'])
+      .select(['id as lot_id', sql<string>`'lead'`.as('kind'), 'price as amount'])
       .where('leader_id', '=', userId)
       .where('status', '=', 'open')
       .unionAll(
         tx
           .selectFrom('proxies')
           .innerJoin('lots', 'lots.id', 'proxies.lot_id')
-          .select((eb) => [
+          .select([
             'proxies.lot_id',
             sql<string>`'proxy'`.as('kind'),
             'proxies.max_amount as amount',
@@ -171,7 +171,8 @@ export class BiddingRepository {
           .select((eb) => [
             eb.lit(0).as('lot_id'),
             sql<string>`'unpaid'`.as('kind'),
-            eb.fn.coalesce(eb.fn.sum<number>('total'), eb.lit(0)).as('amount'),
+            // Cast so PostgreSQL returns int8 (parsed to a number), not numeric (a string).
+            sql<number>`cast(coalesce(sum(${sql.ref('total')}), 0) as bigint)`.as('amount'),
           ])
           .where('user_id', '=', userId)
           .where('kind', '=', 'auction')
@@ -191,10 +192,10 @@ export class BiddingRepository {
       .execute()
     const of = (kind: string) => rows.filter((r) => r.kind === kind)
     return {
-      deposit: of('deposit').reduce((sum, r) => sum + Number(r.amount ?? 0), 0),
-      leading: of('lead').map((r) => ({ id: r.lot_id, price: Number(r.amount ?? 0) })),
-      proxies: of('proxy').map((r) => ({ lot_id: r.lot_id, max_amount: Number(r.amount ?? 0) })),
-      unpaidOrders: of('unpaid').reduce((sum, r) => sum + Number(r.amount ?? 0), 0),
+      deposit: of('deposit').reduce((sum, r) => sum + (r.amount ?? 0), 0),
+      leading: of('lead').map((r) => ({ id: r.lot_id, price: r.amount ?? 0 })),
+      proxies: of('proxy').map((r) => ({ lot_id: r.lot_id, max_amount: r.amount ?? 0 })),
+      unpaidOrders: of('unpaid').reduce((sum, r) => sum + (r.amount ?? 0), 0),
     }
   }
 

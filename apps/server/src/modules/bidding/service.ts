@@ -106,8 +106,6 @@ export class BiddingService {
           now,
         })
       }
-      const leader =
-        state.leaderId === null ? null : await this.repo.leaderDisplay(tx, state.leaderId)
       return {
         kind: 'placed' as const,
         response,
