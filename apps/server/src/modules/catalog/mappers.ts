@@ -19,6 +19,21 @@ export function parseImages(json: string): string[] {
   }
 }
 
+/** The descriptive fields lots and mall items share. */
+function itemFacts(row: LotRow | MallItemRow) {
+  return {
+    categoryId: row.category_id,
+    subtitle: row.subtitle,
+    description: row.description,
+    images: parseImages(row.images),
+    certNo: row.cert_no,
+    year: row.year,
+    denomination: row.denomination,
+    material: row.material,
+    exportBanned: row.export_banned === 1,
+  }
+}
+
 export function toLotCard(row: LotRow, now: number): LotCard {
   return {
     id: row.id,
@@ -64,15 +79,7 @@ export function toLotDetail(
   return {
     ...toLotCard(row, now),
     specialTitle: row.special_title,
-    categoryId: row.category_id,
-    subtitle: row.subtitle,
-    description: row.description,
-    images: parseImages(row.images),
-    certNo: row.cert_no,
-    year: row.year,
-    denomination: row.denomination,
-    material: row.material,
-    exportBanned: row.export_banned === 1,
+    ...itemFacts(row),
     hasReserve: row.reserve_price !== null,
     reserveMet: reserveMet(timing(row)),
     leading: viewer.userId !== null && row.leader_id === viewer.userId,
@@ -99,17 +106,9 @@ export function toMallCard(row: MallItemRow): MallItemCard {
 export function toMallDetail(row: MallItemRow): MallItemDetail {
   return {
     ...toMallCard(row),
-    categoryId: row.category_id,
-    subtitle: row.subtitle,
-    description: row.description,
-    images: parseImages(row.images),
-    certNo: row.cert_no,
-    year: row.year,
-    denomination: row.denomination,
-    material: row.material,
+    ...itemFacts(row),
     limitPerUser: row.limit_per_user,
     onSale: row.on_sale === 1,
-    exportBanned: row.export_banned === 1,
   }
 }
 

@@ -98,29 +98,22 @@ export class PassportRepository {
       .execute()
   }
 
-  async findSession(id: string): Promise<SessionCredential | undefined> {
-    const row = await this.db
-      .selectFrom('sessions')
-      .select(['id', 'user_id', 'key', 'sid_hash', 'expires_at', 'revoked_at'])
-      .where('id', '=', id)
-      .executeTakeFirst()
-    return (
-      row && {
-        id: row.id,
-        userId: row.user_id,
-        key: row.key,
-        sidHash: row.sid_hash,
-        expiresAt: row.expires_at,
-        revokedAt: row.revoked_at,
-      }
-    )
+  findSession(id: string): Promise<SessionCredential | undefined> {
+    return this.sessionWhere('id', id)
   }
 
-  async findSessionBySidHash(sidHash: string): Promise<SessionCredential | undefined> {
+  findSessionBySidHash(sidHash: string): Promise<SessionCredential | undefined> {
+    return this.sessionWhere('sid_hash', sidHash)
+  }
+
+  private async sessionWhere(
+    column: 'id' | 'sid_hash',
+    value: string,
+  ): Promise<SessionCredential | undefined> {
     const row = await this.db
       .selectFrom('sessions')
       .select(['id', 'user_id', 'key', 'sid_hash', 'expires_at', 'revoked_at'])
-      .where('sid_hash', '=', sidHash)
+      .where(column, '=', value)
       .executeTakeFirst()
     return (
       row && {
