@@ -10,7 +10,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod'
-import { MyBidsRepository } from './modules/bidding/my-bids-repository'
+import { BiddingReads } from './modules/bidding/reads-repository'
 import { biddingRoutes } from './modules/bidding/routes'
 import { BiddingService } from './modules/bidding/service'
 import { CatalogRepository } from './modules/catalog/repository'
@@ -188,7 +188,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       })
       await main.register(biddingRoutes, {
         service: bidding,
-        mine: new MyBidsRepository(database.db),
+        mine: new BiddingReads(database.db),
         clock,
       })
       // Unknown paths are checked for a signature too, so they reveal nothing to strangers.

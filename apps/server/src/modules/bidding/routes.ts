@@ -1,5 +1,6 @@
 import { dataSchema } from '@numisma/contracts/api'
 import {
+  BidRecordSchema,
   BidRequestSchema,
   BidResultSchema,
   CancelProxyRequestSchema,
@@ -16,7 +17,8 @@ import { AppError } from '../../platform/errors'
 import { requireUser } from '../../platform/request-signing'
 import { toLotCard } from '../catalog/mappers'
 import type { LotRow } from '../catalog/repository'
-import type { MyBidsRepository } from './my-bids-repository'
+import { maskBidder } from './mask'
+import type { BiddingReads } from './reads-repository'
 import type { BiddingService } from './service'
 
 const IdParams = z.object({
@@ -44,7 +46,7 @@ type EntrustState = z.infer<typeof EntrustStateSchema>
 
 export interface BiddingRouteOptions {
   service: BiddingService
-  mine: MyBidsRepository
+  mine: BiddingReads
   clock: Clock
 }
 
@@ -86,6 +88,50 @@ export const biddingRoutes: FastifyPluginAsyncZod<BiddingRouteOptions> = async (
     },
   )
 
+  app.get(
+    '/bidding/price-step',
+    {
+      schema: {
+        tags,
+        summary: 'The increment table (fen)',
+        response: {
+          200: dataSchema(z.array(z.object({ from: z.number().int(), step: z.number().int() }))),
+        },
+      },
+    },
+    async () => ({
+      data: (await mine.priceSteps()).map((r) => ({ from: r.from_amount, step: r.step })),
+    }),
+  )
+
+  app.get(
+    '/bidding/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Bid history of a lot, newest first, bidders masked but for the caller',
+        params: IdParams,
+        response: { 200: dataSchema(z.array(BidRecordSchema)) },
+      },
+    },
+    async (request) => {
+      const viewer = request.caller?.kind === 'user' ? request.caller.userId : null
+      if (!(await mine.lotExists(request.params.id))) {
+        throw new AppError('NOT_FOUND', { lotId: request.params.id })
+      }
+      const rows = await mine.bidHistory(request.params.id, 200)
+      return {
+        data: rows.map((r) => ({
+          bidder: r.user_id === viewer ? r.display : maskBidder(r.display),
+          amount: r.amount,
+          auto: r.auto === 1,
+          at: new Date(r.created_at).toISOString(),
+          mine: r.user_id === viewer,
+        })),
+      }
+    },
+  )
+
   app.post(
     '/bidding/cancelProxy',
     {
@@ -105,7 +151,7 @@ export const biddingRoutes: FastifyPluginAsyncZod<BiddingRouteOptions> = async (
   )
 
   const entrustState = (
-    row: Awaited<ReturnType<MyBidsRepository['proxiesOf']>>[number],
+    row: Awaited<ReturnType<BiddingReads['proxiesOf']>>[number],
     userId: number,
   ): EntrustState => {
     if (row.cancelled_at !== null) return 'cancelled'

@@ -9,7 +9,7 @@ import type { Database } from '../../platform/db'
 import { AppError } from '../../platform/errors'
 import type { EventBus } from '../../platform/event-bus'
 import { writeTransaction, type Tx } from '../../platform/transactions'
-import { maskBidder } from '../catalog/service'
+import { maskBidder } from './mask'
 import { BiddingRepository, type LockedLot } from './repository'
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000

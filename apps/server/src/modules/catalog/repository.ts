@@ -118,37 +118,6 @@ export class CatalogRepository {
       .executeTakeFirst()
   }
 
-  bidHistory(lotId: number, limit: number) {
-    return this.db
-      .selectFrom('bids')
-      .innerJoin('users', 'users.id', 'bids.user_id')
-      .select([
-        'bids.id',
-        'bids.user_id',
-        'users.display',
-        'bids.amount',
-        'bids.auto',
-        'bids.created_at',
-      ])
-      .where('bids.lot_id', '=', lotId)
-      .orderBy('bids.id', 'desc')
-      .limit(limit)
-      .execute()
-  }
-
-  async lotExists(id: number): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('lots')
-      .select('id')
-      .where('id', '=', id)
-      .executeTakeFirst()
-    return row !== undefined
-  }
-
-  priceSteps() {
-    return this.db.selectFrom('price_steps').selectAll().orderBy('from_amount').execute()
-  }
-
   /** Every lot and mall item, for the search index (a few thousand rows at most here). */
   allLots(): Promise<LotRow[]> {
     return this.db.selectFrom('lots').selectAll().execute()

@@ -21,14 +21,6 @@ const IdParams = z.object({
     .positive()
     .max(2 ** 31),
 })
-const BidRecordSchema = z.object({
-  bidder: z.string(),
-  amount: z.number().int(),
-  auto: z.boolean(),
-  at: z.string(),
-  mine: z.boolean(),
-})
-
 export interface CatalogRouteOptions {
   service: CatalogService
   clock: Clock
@@ -154,36 +146,5 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRouteOptions> = async (
       },
     },
     async (request) => ({ data: await service.mallItem(request.params.id) }),
-  )
-
-  app.get(
-    '/bidding/price-step',
-    {
-      schema: {
-        tags: ['bidding'],
-        summary: 'The increment table (fen)',
-        response: {
-          200: dataSchema(z.array(z.object({ from: z.number().int(), step: z.number().int() }))),
-        },
-      },
-    },
-    async () => ({ data: await service.priceSteps() }),
-  )
-
-  app.get(
-    '/bidding/:id',
-    {
-      schema: {
-        tags: ['bidding'],
-        summary: 'Bid history of a lot, newest first, bidders masked',
-        params: IdParams,
-        response: { 200: dataSchema(z.array(BidRecordSchema)) },
-      },
-    },
-    async (request) => {
-      const caller = request.caller
-      const viewer = caller?.kind === 'user' ? caller.userId : null
-      return { data: await service.bidHistory(request.params.id, viewer) }
-    },
   )
 }

@@ -7,7 +7,6 @@ import type {
   SpecialDetail,
   SpecialSummary,
 } from '@numisma/contracts/catalog'
-import type { PriceStep } from '@numisma/domain/increments'
 import type { Clock } from '../../platform/clock'
 import { AppError } from '../../platform/errors'
 import {
@@ -22,21 +21,6 @@ import type { CatalogRepository, SpecialRow } from './repository'
 
 /** Ended specials stay on the home list this long, so a collector sees what just sold. */
 export const ENDED_SPECIAL_GRACE_MS = 60 * 60 * 1000
-
-export interface BidRecord {
-  bidder: string
-  amount: number
-  auto: boolean
-  at: string
-  mine: boolean
-}
-
-/** Masks a display name for the bid history: 藏友8000 → 藏***0. */
-export function maskBidder(display: string): string {
-  const chars = Array.from(display)
-  if (chars.length <= 1) return `${chars[0] ?? ''}***`
-  return `${chars[0]}***${chars[chars.length - 1]}`
-}
 
 export class CatalogService {
   constructor(
@@ -103,23 +87,6 @@ export class CatalogService {
     const row = await this.repo.findMallItem(productNo)
     if (!row) throw new AppError('NOT_FOUND', { productNo })
     return toMallDetail(row)
-  }
-
-  async bidHistory(lotId: number, viewerId: number | null): Promise<BidRecord[]> {
-    if (!(await this.repo.lotExists(lotId))) throw new AppError('NOT_FOUND', { lotId })
-    const rows = await this.repo.bidHistory(lotId, 200)
-    return rows.map((r) => ({
-      bidder: r.user_id === viewerId ? r.display : maskBidder(r.display),
-      amount: r.amount,
-      auto: r.auto === 1,
-      at: new Date(r.created_at).toISOString(),
-      mine: r.user_id === viewerId,
-    }))
-  }
-
-  async priceSteps(): Promise<PriceStep[]> {
-    const rows = await this.repo.priceSteps()
-    return rows.map((r) => ({ from: r.from_amount, step: r.step }))
   }
 
   private async summarise(rows: SpecialRow[], now: number): Promise<SpecialSummary[]> {

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely'
 import type { DB } from '../../platform/schema'
 
-/** The signed-in user's own views: proxy bids, lots bid on, watches. */
-export class MyBidsRepository {
+/** Bidding reads outside the bid transaction: bid history, the increment table, my views. */
+export class BiddingReads {
   constructor(private readonly db: Kysely<DB>) {}
 
   proxiesOf(userId: number) {
@@ -88,5 +88,27 @@ export class MyBidsRepository {
       (await this.db.selectFrom('lots').select('id').where('id', '=', id).executeTakeFirst()) !==
       undefined
     )
+  }
+
+  bidHistory(lotId: number, limit: number) {
+    return this.db
+      .selectFrom('bids')
+      .innerJoin('users', 'users.id', 'bids.user_id')
+      .select([
+        'bids.id',
+        'bids.user_id',
+        'users.display',
+        'bids.amount',
+        'bids.auto',
+        'bids.created_at',
+      ])
+      .where('bids.lot_id', '=', lotId)
+      .orderBy('bids.id', 'desc')
+      .limit(limit)
+      .execute()
+  }
+
+  priceSteps() {
+    return this.db.selectFrom('price_steps').selectAll().orderBy('from_amount').execute()
   }
 }
