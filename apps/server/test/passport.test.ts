@@ -198,6 +198,15 @@ describe('sign-in rate limits', () => {
       }
       expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200])
       expect(statuses.slice(5)).toEqual([429, 429])
+      // Other numbers from the same caller are counted on their own.
+      for (let i = 0; i < 6; i++) {
+        const other = await t.call({
+          method: 'POST',
+          path: '/passport/sms',
+          body: { mobile: nextMobile() },
+        })
+        expect(other.statusCode).toBe(200)
+      }
     } finally {
       await t.close()
     }

@@ -8,6 +8,7 @@ import {
   TIMESTAMP_TOLERANCE_MS,
   xSign,
 } from '@numisma/contracts/signing'
+import type {} from '@fastify/cookie' // request.cookies
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Clock } from './clock'
 import { sha256Hex } from './crypto'

@@ -58,7 +58,13 @@ export const passportRoutes: FastifyPluginAsyncZod<PassportRouteOptions> = async
     '/passport/sms',
     {
       config: {
-        rateLimit: { max: opts.rateLimit.sms, timeWindow: '1 hour', keyGenerator: perMobile },
+        // preHandler: the key needs the parsed body (the mobile number).
+        rateLimit: {
+          max: opts.rateLimit.sms,
+          timeWindow: '1 hour',
+          keyGenerator: perMobile,
+          hook: 'preHandler',
+        },
       },
       schema: {
         tags: ['passport'],
@@ -73,7 +79,15 @@ export const passportRoutes: FastifyPluginAsyncZod<PassportRouteOptions> = async
   app.post(
     '/passport/login',
     {
-      config: { rateLimit: { max: opts.rateLimit.login, timeWindow: '15 minutes' } },
+      // Per caller and number: many users share one carrier-grade NAT address.
+      config: {
+        rateLimit: {
+          max: opts.rateLimit.login,
+          timeWindow: '15 minutes',
+          keyGenerator: perMobile,
+          hook: 'preHandler',
+        },
+      },
       schema: {
         tags: ['passport'],
         summary: 'Sign in with mobile and SMS code; a new number creates an account',
