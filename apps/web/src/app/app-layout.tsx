@@ -3,9 +3,14 @@ import { KeepAlive } from 'keepalive-for-react'
 import { useTranslation } from 'react-i18next'
 import { useLocation, useMatches, useOutlet } from 'react-router'
 import { PageLoading } from '../components/page-loading'
-import { browserCookies } from '../lib/cookies'
+import { browserCookies, readSession } from '../lib/cookies'
 import { guardFromCookies } from '../lib/guard'
 import { keepAlivePatterns, NOT_FOUND_ROUTE, ROUTES, type RouteMeta } from './routes'
+
+/** Signed-in users only; its own chunk so an anonymous first load does not carry push. */
+const OutbidNotifier = lazy(async () => ({
+  default: (await import('../features/auction/components/outbid-notifier')).OutbidNotifier,
+}))
 
 /** Non-production only (spec §2), so never part of the production first load. */
 const DebugTools = lazy(async () => ({ default: (await import('./debug-tools')).DebugTools }))
@@ -51,6 +56,11 @@ export function AppLayout({ debugTools }: { debugTools: boolean }) {
           <Suspense fallback={<PageLoading />}>{outlet}</Suspense>
         </KeepAlive>
       )}
+      {readSession() ? (
+        <Suspense>
+          <OutbidNotifier />
+        </Suspense>
+      ) : null}
       {debugTools ? (
         <Suspense>
           <DebugTools />

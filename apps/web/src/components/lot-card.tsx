@@ -1,4 +1,5 @@
 import type { LotCard as LotCardData } from '@numisma/contracts/catalog'
+import type { ReactNode } from 'react'
 import { Skeleton } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
@@ -10,8 +11,11 @@ import { Price } from './price'
 export const isLotClosed = (lot: Pick<LotCardData, 'status'>): boolean =>
   lot.status === 'sold' || lot.status === 'unsold'
 
-/** A lot in a list: photo, title, grade, current (or start) price, bids and its countdown. */
-export function LotCard({ lot }: { lot: LotCardData }) {
+/**
+ * A lot in a list: photo, title, grade, current (or start) price, bids and its countdown; `extra`
+ * adds lines of the caller's own (my highest bid, my proxy maximum) under them.
+ */
+export function LotCard({ lot, extra }: { lot: LotCardData; extra?: ReactNode }) {
   const { t } = useTranslation()
   const hasBids = lot.price !== null
   const closed = isLotClosed(lot)
@@ -49,6 +53,7 @@ export function LotCard({ lot }: { lot: LotCardData }) {
             endedText={lot.status === 'sold' ? t('lot.status.sold') : t('lot.status.ended')}
           />
         </div>
+        {extra ? <div className="lot-card-extra">{extra}</div> : null}
       </div>
     </Link>
   )

@@ -1,24 +1,86 @@
-import { Tabs } from 'antd-mobile'
+import { TRADE_STATES } from '@numisma/contracts/bidding'
+import { PullToRefresh, Tabs, Tag } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
 import { useSearchParams } from 'react-router'
 import { EmptyState } from '../../../components/empty-state'
+import { LoadFailed } from '../../../components/load-failed'
+import { LotCard, LotCardSkeleton } from '../../../components/lot-card'
 import { PageFrame } from '../../../components/page-frame'
+import { Price } from '../../../components/price'
+import { getMyBidsQueryOptions, useMyBids, type MyBid, type TradeState } from '../api/get-my-bids'
+import { useLiveLotList } from '../hooks/use-lot-live'
 
-const TABS = ['bidding', 'won', 'lost'] as const
-type BuyTab = (typeof TABS)[number]
-
+/** /myBuy: the lots I have bid on, by where I stand — one call, counted and filtered here. */
 export function MyBuyPage() {
   const { t } = useTranslation()
   const [params, setParams] = useSearchParams()
-  const tab: BuyTab = TABS.find((k) => k === params.get('tab')) ?? 'bidding'
+  const tab: TradeState = TRADE_STATES.find((k) => k === params.get('tab')) ?? 'leading'
+  const bids = useMyBids()
+  useLiveLotList(getMyBidsQueryOptions().queryKey, bids.data)
+  const count = (state: TradeState) => bids.data?.filter((b) => b.state === state).length ?? 0
+  const shown = bids.data?.filter((b) => b.state === tab) ?? []
+
   return (
-    <PageFrame>
-      <Tabs activeKey={tab} onChange={(key) => setParams({ tab: key }, { replace: true })}>
-        {TABS.map((key) => (
-          <Tabs.Tab key={key} title={t(`buyTabs.${key}`)} />
+    <PageFrame bodyClassName="my-list-body">
+      <Tabs
+        className="my-tabs"
+        activeKey={tab}
+        onChange={(key) => setParams({ tab: key }, { replace: true })}
+      >
+        {TRADE_STATES.map((key) => (
+          <Tabs.Tab
+            key={key}
+            title={
+              <span className="my-tab-title">
+                {t(`myBids.tabs.${key}`)}
+                {count(key) > 0 ? <span className="my-tab-count">{count(key)}</span> : null}
+              </span>
+            }
+          />
         ))}
       </Tabs>
-      <EmptyState description={t('empty.myBuy')} />
+      <PullToRefresh
+        onRefresh={async () => {
+          await bids.refetch()
+        }}
+      >
+        {bids.isPending ? (
+          <div className="my-list">
+            <LotCardSkeleton />
+            <LotCardSkeleton />
+            <LotCardSkeleton />
+          </div>
+        ) : bids.isError ? (
+          <LoadFailed onRetry={() => bids.refetch()} />
+        ) : shown.length === 0 ? (
+          <EmptyState description={t(`myBids.empty.${tab}`)} />
+        ) : (
+          <div className="my-list" data-testid="my-bids">
+            {shown.map((bid) => (
+              <LotCard key={bid.id} lot={bid} extra={<MyBidLine bid={bid} />} />
+            ))}
+          </div>
+        )}
+      </PullToRefresh>
     </PageFrame>
+  )
+}
+
+function MyBidLine({ bid }: { bid: MyBid }) {
+  const { t } = useTranslation()
+  const color =
+    bid.state === 'leading' || bid.state === 'won'
+      ? 'success'
+      : bid.state === 'outbid'
+        ? 'danger'
+        : 'default'
+  return (
+    <div className="my-line" data-state={bid.state}>
+      <Tag color={color} fill="solid">
+        {t(`myBids.tabs.${bid.state}`)}
+      </Tag>
+      <span className="my-line-label">{t('myBids.myHighest')}</span>
+      <Price fen={bid.myHighest} size="sm" muted={bid.state !== 'leading' && bid.state !== 'won'} />
+    </div>
   )
 }

@@ -1,7 +1,134 @@
+import { useQueryClient } from '@tanstack/react-query'
+import { ENTRUST_STATES } from '@numisma/contracts/bidding'
+import { formatChinaDate } from '@numisma/contracts/dates'
+import { formatFen } from '@numisma/contracts/money'
+import { Button, Dialog, PullToRefresh, Tabs } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
-import { EmptyPage } from '../../../components/empty-page'
+import { useSearchParams } from 'react-router'
+import { EmptyState } from '../../../components/empty-state'
+import { LoadFailed } from '../../../components/load-failed'
+import { LotCard, LotCardSkeleton } from '../../../components/lot-card'
+import { PageFrame } from '../../../components/page-frame'
+import { Price } from '../../../components/price'
+import { showSuccess } from '../../../lib/toast'
+import { useCancelProxy } from '../api/cancel-proxy'
+import { getLotQueryOptions } from '../api/get-lot'
+import {
+  getMyProxyBidsQueryOptions,
+  useMyProxyBids,
+  type EntrustState,
+  type MyProxyBid,
+} from '../api/get-my-proxy-bids'
+import { useProxyBidCounts } from '../api/get-proxy-bid-counts'
+import { useLiveLotList } from '../hooks/use-lot-live'
 
+/** /myEntrust (kept alive): my proxy bids by state, counted by the server, cancellable while active. */
 export function MyEntrustPage() {
   const { t } = useTranslation()
-  return <EmptyPage description={t('empty.myEntrust')} />
+  const [params, setParams] = useSearchParams()
+  const tab: EntrustState = ENTRUST_STATES.find((k) => k === params.get('tab')) ?? 'active'
+  const counts = useProxyBidCounts()
+  const list = useMyProxyBids(tab)
+  useLiveLotList(getMyProxyBidsQueryOptions(tab).queryKey, list.data)
+
+  return (
+    <PageFrame bodyClassName="my-list-body">
+      <Tabs
+        className="my-tabs"
+        activeKey={tab}
+        onChange={(key) => setParams({ tab: key }, { replace: true })}
+      >
+        {ENTRUST_STATES.map((key) => {
+          const n = counts.data?.[key] ?? 0
+          return (
+            <Tabs.Tab
+              key={key}
+              title={
+                <span className="my-tab-title">
+                  {t(`myProxy.tabs.${key}`)}
+                  {n > 0 ? <span className="my-tab-count">{n}</span> : null}
+                </span>
+              }
+            />
+          )
+        })}
+      </Tabs>
+      <PullToRefresh
+        onRefresh={async () => {
+          await Promise.all([list.refetch(), counts.refetch()])
+        }}
+      >
+        {list.isPending ? (
+          <div className="my-list">
+            <LotCardSkeleton />
+            <LotCardSkeleton />
+          </div>
+        ) : list.isError ? (
+          <LoadFailed onRetry={() => list.refetch()} />
+        ) : list.data.length === 0 ? (
+          <EmptyState description={t('myProxy.empty')} />
+        ) : (
+          <div className="my-list" data-testid="my-proxy-bids">
+            {list.data.map((item) => (
+              <ProxyBidItem key={`${item.id}-${item.updatedAt}`} item={item} />
+            ))}
+          </div>
+        )}
+      </PullToRefresh>
+    </PageFrame>
+  )
+}
+
+function ProxyBidItem({ item }: { item: MyProxyBid }) {
+  const { t } = useTranslation()
+  const queryClient = useQueryClient()
+  const cancel = useCancelProxy()
+
+  const onCancel = async () => {
+    const ok = await Dialog.confirm({
+      content: t('bid.cancelProxyConfirm', { amount: `¥${formatFen(item.maxAmount)}` }),
+      confirmText: t('myProxy.cancel'),
+      cancelText: t('common.cancel'),
+    })
+    if (!ok) return
+    try {
+      await cancel.mutateAsync(item.id)
+      showSuccess(t('bid.cancelled'))
+    } catch {
+      // request() has toasted the server's reason; refresh to show where things stand.
+    }
+    await queryClient.invalidateQueries({ queryKey: ['bidding', 'mine'] })
+    await queryClient.invalidateQueries({ queryKey: getLotQueryOptions(item.id).queryKey })
+  }
+
+  return (
+    <div className="my-item" data-lot-id={item.id} data-state={item.state}>
+      <LotCard
+        lot={item}
+        extra={
+          <div className="my-line">
+            <span className="my-line-label">{t('myProxy.max')}</span>
+            <Price fen={item.maxAmount} size="sm" />
+          </div>
+        }
+      />
+      <div className="my-item-actions">
+        <span className="my-item-time">
+          {t('myProxy.updatedAt', { time: formatChinaDate(item.updatedAt, 'MM-DD HH:mm') })}
+        </span>
+        {item.state === 'active' ? (
+          <Button
+            size="mini"
+            fill="outline"
+            color="primary"
+            loading={cancel.isPending}
+            data-testid="cancel-proxy"
+            onClick={() => void onCancel()}
+          >
+            {t('myProxy.cancel')}
+          </Button>
+        ) : null}
+      </div>
+    </div>
+  )
 }

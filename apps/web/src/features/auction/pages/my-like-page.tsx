@@ -1,7 +1,97 @@
+import { PullToRefresh, SwipeAction, Tabs, Button } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
-import { EmptyPage } from '../../../components/empty-page'
+import { useNavigate, useSearchParams } from 'react-router'
+import { EmptyState } from '../../../components/empty-state'
+import { LoadFailed } from '../../../components/load-failed'
+import { LotCard, LotCardSkeleton } from '../../../components/lot-card'
+import { PageFrame } from '../../../components/page-frame'
+import { showSuccess } from '../../../lib/toast'
+import { getWatchedLotsQueryOptions, useWatchedLots } from '../api/get-watched-lots'
+import { useLiveLotList } from '../hooks/use-lot-live'
+import { useToggleWatch } from '../hooks/use-toggle-watch'
 
+const TABS = ['lots', 'mall'] as const
+type LikeTab = (typeof TABS)[number]
+
+/** /myLike: the lots I watch with live countdowns; swipe left to stop watching. */
 export function MyLikePage() {
   const { t } = useTranslation()
-  return <EmptyPage description={t('empty.myLike')} />
+  const [params, setParams] = useSearchParams()
+  const tab: LikeTab = TABS.find((k) => k === params.get('tab')) ?? 'lots'
+  return (
+    <PageFrame bodyClassName="my-list-body">
+      <Tabs
+        className="my-tabs"
+        activeKey={tab}
+        onChange={(key) => setParams({ tab: key }, { replace: true })}
+      >
+        {TABS.map((key) => (
+          <Tabs.Tab key={key} title={t(`myLike.${key}`)} />
+        ))}
+      </Tabs>
+      {tab === 'lots' ? (
+        <WatchedLots />
+      ) : (
+        <EmptyState description={t('myLike.mallSoon')} title={t('common.comingSoon')} />
+      )}
+    </PageFrame>
+  )
+}
+
+function WatchedLots() {
+  const { t } = useTranslation()
+  const navigate = useNavigate()
+  const lots = useWatchedLots()
+  const toggle = useToggleWatch()
+  useLiveLotList(getWatchedLotsQueryOptions().queryKey, lots.data)
+
+  const unwatch = (lotId: number) =>
+    toggle.mutate(
+      { lotId, watch: false },
+      { onSuccess: () => showSuccess(t('bid.unwatched'), 1200) },
+    )
+
+  return (
+    <PullToRefresh
+      onRefresh={async () => {
+        await lots.refetch()
+      }}
+    >
+      {lots.isPending ? (
+        <div className="my-list">
+          <LotCardSkeleton />
+          <LotCardSkeleton />
+        </div>
+      ) : lots.isError ? (
+        <LoadFailed onRetry={() => lots.refetch()} />
+      ) : lots.data.length === 0 ? (
+        <EmptyState description={t('myLike.empty')}>
+          <Button size="small" color="primary" fill="outline" onClick={() => void navigate('/')}>
+            {t('myLike.browse')}
+          </Button>
+        </EmptyState>
+      ) : (
+        <>
+          <p className="my-list-hint">{t('myLike.swipeHint')}</p>
+          <div className="my-list" data-testid="watched-lots">
+            {lots.data.map((lot) => (
+              <SwipeAction
+                key={lot.id}
+                rightActions={[
+                  {
+                    key: 'unwatch',
+                    text: t('myLike.unwatch'),
+                    color: 'danger',
+                    onClick: () => unwatch(lot.id),
+                  },
+                ]}
+              >
+                <LotCard lot={lot} />
+              </SwipeAction>
+            ))}
+          </div>
+        </>
+      )}
+    </PullToRefresh>
+  )
 }

@@ -8,8 +8,10 @@ import { positiveId } from '../../../lib/query-param'
 import { useMallItem } from '../../mall/api/get-mall-item'
 import { MallDetailView } from '../../mall/components/mall-detail-view'
 import { useLot } from '../api/get-lot'
-import { LotActionBar } from '../components/lot-action-bar'
+import { BidBar } from '../components/bid-bar'
 import { LotDetailView } from '../components/lot-detail-view'
+import { WatchButton } from '../components/watch-button'
+import { useLotLive } from '../hooks/use-lot-live'
 
 /** /productDetail?id=<lotId> for an auction lot, ?productNo=<no> for a mall item. */
 export function ProductDetailPage() {
@@ -34,6 +36,7 @@ function DetailSkeleton() {
 function LotPage({ id }: { id: number | undefined }) {
   const { t } = useTranslation()
   const lot = useLot(id)
+  useLotLive(id)
   if (id === undefined) {
     return (
       <PageFrame>
@@ -44,7 +47,8 @@ function LotPage({ id }: { id: number | undefined }) {
   return (
     <PageFrame
       bodyClassName="item-body"
-      footer={lot.data ? <LotActionBar lot={lot.data} /> : undefined}
+      right={<WatchButton lotId={id} />}
+      footer={lot.data ? <BidBar lot={lot.data} /> : undefined}
     >
       <PullToRefresh
         onRefresh={async () => {

@@ -8,6 +8,7 @@ import { PageFrame } from '../../../components/page-frame'
 import { Price } from '../../../components/price'
 import { positiveId } from '../../../lib/query-param'
 import { useBidHistory, type BidRecord } from '../api/get-bid-history'
+import { useLotLive } from '../hooks/use-lot-live'
 
 /** /productHistory?id=: every price change of a lot, newest first. */
 export function ProductHistoryPage() {
@@ -15,6 +16,8 @@ export function ProductHistoryPage() {
   const [params] = useSearchParams()
   const id = positiveId(params.get('id'))
   const history = useBidHistory(id)
+  // New bids arrive by push: the history is fetched again on each change of the lot.
+  useLotLive(id)
 
   return (
     <PageFrame bodyClassName="history-body">

@@ -1,0 +1,44 @@
+import { ApiError } from '../../../lib/api-client'
+
+export const QUOTA_RECHARGE_PATH = '/account/quotaRecharge'
+
+/** What the bid bar does with a refused bid or cancel. */
+export type BidErrorAction =
+  /** QUOTA_EXCEEDED: the server's message in a dialog with a way to recharge (spec §8). */
+  | { kind: 'recharge'; message: string; path: string; limit?: number }
+  /** The session is gone: say so and offer sign-in. */
+  | { kind: 'sign-in'; message: string }
+  /** The lot moved on (outbid meanwhile, closed, …): say why and reload the lot. */
+  | { kind: 'refresh'; message: string }
+  | { kind: 'toast'; message: string }
+  /** Already told (offline alert) or nothing to tell (aborted). */
+  | { kind: 'none' }
+
+const STALE_LOT = new Set([
+  'BID_TOO_LOW',
+  'BID_OFF_GRID',
+  'LOT_NOT_OPEN',
+  'LOT_CLOSED',
+  'ALREADY_LEADING',
+  'PROXY_NOT_FOUND',
+])
+
+/** Maps a failed bid call to the UI; `fallback` is the catalogue text (BID_FAILED, …). */
+export function bidErrorAction(error: unknown, fallback: string): BidErrorAction {
+  if (!(error instanceof ApiError)) return { kind: 'toast', message: fallback }
+  const message = error.message || fallback
+  if (error.code === 'OFFLINE' || error.code === 'ABORTED') return { kind: 'none' }
+  if (error.code === 'QUOTA_EXCEEDED') {
+    const recharge = error.details?.recharge
+    // Only a path inside this app: the server's hint is never used as an arbitrary URL.
+    const path =
+      typeof recharge === 'string' && /^\/[\w/-]*$/.test(recharge) ? recharge : QUOTA_RECHARGE_PATH
+    const limit = error.details?.limit
+    return typeof limit === 'number' && Number.isSafeInteger(limit)
+      ? { kind: 'recharge', message, path, limit }
+      : { kind: 'recharge', message, path }
+  }
+  if (error.status === 401 || error.code === 'UNAUTHENTICATED') return { kind: 'sign-in', message }
+  if (STALE_LOT.has(error.code)) return { kind: 'refresh', message }
+  return { kind: 'toast', message }
+}

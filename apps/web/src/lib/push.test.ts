@@ -1,0 +1,221 @@
+import { describe, expect, it } from 'vitest'
+import {
+  createPushManager,
+  parsePush,
+  pushSocketUrl,
+  reconnectDelay,
+  type LotPush,
+  type PushSocket,
+} from './push'
+
+class FakeSocket implements PushSocket {
+  readyState = 0
+  sent: unknown[] = []
+  closed = false
+  onopen: (() => void) | null = null
+  onmessage: ((event: { data: unknown }) => void) | null = null
+  onclose: (() => void) | null = null
+  onerror: (() => void) | null = null
+  constructor(readonly url: string) {}
+  send(data: string) {
+    this.sent.push(JSON.parse(data))
+  }
+  close() {
+    this.closed = true
+    this.readyState = 3
+  }
+  // Server side of the fake.
+  accept() {
+    this.readyState = 1
+    this.onopen?.()
+  }
+  drop() {
+    this.readyState = 3
+    this.onclose?.()
+  }
+  push(message: unknown) {
+    this.onmessage?.({ data: JSON.stringify(message) })
+  }
+}
+
+function setup(options: { visible?: () => boolean } = {}) {
+  const sockets: FakeSocket[] = []
+  const timers: { fn: () => void; ms: number; cleared: boolean }[] = []
+  const queue: (() => void)[] = []
+  const manager = createPushManager({
+    url: () => 'ws://shop.test/svc/push/ws',
+    createSocket: (url) => {
+      const socket = new FakeSocket(url)
+      sockets.push(socket)
+      return socket
+    },
+    setTimer: (fn, ms) => {
+      const timer = { fn, ms, cleared: false }
+      timers.push(timer)
+      return timer
+    },
+    clearTimer: (handle) => {
+      ;(handle as { cleared: boolean }).cleared = true
+    },
+    defer: (fn) => queue.push(fn),
+    isVisible: options.visible,
+  })
+  const flush = () => {
+    while (queue.length > 0) queue.shift()!()
+  }
+  const fire = () => {
+    const timer = timers.filter((t) => !t.cleared).at(-1)!
+    timer.cleared = true
+    timer.fn()
+  }
+  return { manager, sockets, timers, flush, fire }
+}
+
+const lot = (lotId: number, price: number): LotPush => ({
+  type: 'lot',
+  lotId,
+  price,
+  bidCount: 1,
+  endsAt: '2030-01-01T00:00:00.000Z',
+  status: 'live',
+  leader: '1**3',
+})
+
+describe('push manager', () => {
+  it('connects lazily and subscribes to the union of wanted lots in one message', () => {
+    const { manager, sockets, flush } = setup()
+    flush()
+    expect(sockets).toHaveLength(0)
+    manager.watchLots([1, 2], () => undefined)
+    manager.watchLots([2, 3], () => undefined)
+    flush()
+    expect(sockets).toHaveLength(1)
+    sockets[0]!.accept()
+    expect(sockets[0]!.sent).toEqual([{ type: 'subscribe', lotIds: [1, 2, 3] }])
+  })
+
+  it('replaces the subscription when a component leaves, and closes when nothing is wanted', () => {
+    const { manager, sockets, flush } = setup()
+    const releaseA = manager.watchLots([1, 2], () => undefined)
+    const releaseB = manager.watchLots([3], () => undefined)
+    flush()
+    sockets[0]!.accept()
+    releaseB()
+    flush()
+    expect(sockets[0]!.sent.at(-1)).toEqual({ type: 'subscribe', lotIds: [1, 2] })
+    // Same union again: nothing sent.
+    const releaseC = manager.watchLots([2], () => undefined)
+    flush()
+    expect(sockets[0]!.sent).toHaveLength(2)
+    releaseA()
+    releaseC()
+    flush()
+    expect(sockets[0]!.closed).toBe(true)
+  })
+
+  it('routes lot messages to the components watching that lot and outbid to its listeners', () => {
+    const { manager, sockets, flush } = setup()
+    const a: number[] = []
+    const b: number[] = []
+    const outbid: number[] = []
+    manager.watchLots([1], (m) => a.push(m.price!))
+    manager.watchLots([2], (m) => b.push(m.price!))
+    manager.onOutbid((m) => outbid.push(m.lotId))
+    flush()
+    sockets[0]!.accept()
+    sockets[0]!.push({ type: 'hello', userId: 7 })
+    sockets[0]!.push(lot(1, 500))
+    sockets[0]!.push(lot(2, 900))
+    sockets[0]!.push({ type: 'outbid', lotId: 2, price: 900 })
+    sockets[0]!.push('not json')
+    expect(a).toEqual([500])
+    expect(b).toEqual([900])
+    expect(outbid).toEqual([2])
+  })
+
+  it('reconnects with exponential backoff and subscribes again to what is wanted then', () => {
+    const { manager, sockets, timers, flush, fire } = setup()
+    manager.watchLots([5], () => undefined)
+    flush()
+    sockets[0]!.accept()
+    sockets[0]!.drop()
+    expect(timers.at(-1)!.ms).toBe(1_000)
+    fire()
+    expect(sockets).toHaveLength(2)
+    sockets[1]!.drop() // refused before opening
+    expect(timers.at(-1)!.ms).toBe(2_000)
+    manager.watchLots([6], () => undefined)
+    flush()
+    fire()
+    sockets[2]!.accept()
+    expect(sockets[2]!.sent).toEqual([{ type: 'subscribe', lotIds: [5, 6] }])
+    // A successful open resets the backoff.
+    sockets[2]!.drop()
+    expect(timers.at(-1)!.ms).toBe(1_000)
+  })
+
+  it('does not reconnect once nothing is wanted', () => {
+    const { manager, sockets, timers, flush } = setup()
+    const release = manager.watchLots([5], () => undefined)
+    flush()
+    sockets[0]!.accept()
+    release()
+    flush()
+    sockets[0]!.drop()
+    expect(timers).toHaveLength(0)
+  })
+
+  it('lets the socket go while the page is hidden and comes back when shown', () => {
+    let visible = true
+    const { manager, sockets, flush } = setup({ visible: () => visible })
+    manager.onOutbid(() => undefined)
+    manager.watchLots([8], () => undefined)
+    flush()
+    sockets[0]!.accept()
+    visible = false
+    manager.visibilityChanged()
+    expect(sockets[0]!.closed).toBe(true)
+    visible = true
+    manager.visibilityChanged()
+    expect(sockets).toHaveLength(2)
+    sockets[1]!.accept()
+    expect(sockets[1]!.sent).toEqual([{ type: 'subscribe', lotIds: [8] }])
+  })
+})
+
+describe('reconnectDelay', () => {
+  it('doubles from one second up to thirty', () => {
+    expect([1, 2, 3, 4, 5, 6, 7].map(reconnectDelay)).toEqual([
+      1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000,
+    ])
+  })
+})
+
+describe('parsePush', () => {
+  it('keeps lot and outbid messages and drops the rest', () => {
+    expect(parsePush(JSON.stringify(lot(1, 100)))).toEqual(lot(1, 100))
+    expect(parsePush({ type: 'outbid', lotId: 1, price: 100 })).toEqual({
+      type: 'outbid',
+      lotId: 1,
+      price: 100,
+    })
+    expect(
+      parsePush({ type: 'lot', lotId: 1, price: 1, bidCount: 1, endsAt: 'x', status: 'odd' }),
+    ).toBeNull()
+    expect(parsePush('{')).toBeNull()
+  })
+})
+
+describe('pushSocketUrl', () => {
+  it('builds ws(s)://host/svc/push/ws from the push base', () => {
+    expect(pushSocketUrl('/svc/push', { protocol: 'http:', host: '127.0.0.1:8080' })).toBe(
+      'ws://127.0.0.1:8080/svc/push/ws',
+    )
+    expect(pushSocketUrl('/svc/push/', { protocol: 'https:', host: 'shop.example' })).toBe(
+      'wss://shop.example/svc/push/ws',
+    )
+    expect(pushSocketUrl('https://push.example/svc/push', { protocol: 'http:', host: 'x' })).toBe(
+      'wss://push.example/svc/push/ws',
+    )
+  })
+})

@@ -1,0 +1,296 @@
+import type { LotStatus } from '@numisma/contracts/catalog'
+import { getClientConfig } from './config'
+
+/**
+ * One shared WebSocket to the push role (DESIGN §4 "Realtime", §9): opened when something first
+ * wants lots or outbid notices, subscribed to the union of the lots every mounted component wants
+ * (the server replaces the set on each `subscribe`), and reopened with exponential backoff — with
+ * the union sent again, since a new socket starts with no subscriptions.
+ */
+
+export interface LotPush {
+  type: 'lot'
+  lotId: number
+  price: number | null
+  bidCount: number
+  endsAt: string
+  status: LotStatus
+  /** The leader's masked name. */
+  leader: string | null
+}
+
+export interface OutbidPush {
+  type: 'outbid'
+  lotId: number
+  price: number
+}
+
+/** The part of a browser WebSocket the manager uses (a fake in tests). */
+export interface PushSocket {
+  readonly readyState: number
+  send(data: string): void
+  close(): void
+  onopen: (() => void) | null
+  onmessage: ((event: { data: unknown }) => void) | null
+  onclose: (() => void) | null
+  onerror: (() => void) | null
+}
+
+export interface PushManagerDeps {
+  url: () => string
+  createSocket: (url: string) => PushSocket
+  setTimer: (fn: () => void, ms: number) => unknown
+  clearTimer: (handle: unknown) => void
+  /** Batches the subscribe of components that mount together into one message. */
+  defer?: (fn: () => void) => void
+  /** Whether the page is on screen; a hidden page lets its socket go (optional). */
+  isVisible?: () => boolean
+}
+
+export const RECONNECT_BASE_MS = 1_000
+export const RECONNECT_MAX_MS = 30_000
+const OPEN = 1
+
+export function reconnectDelay(attempt: number): number {
+  return Math.min(RECONNECT_MAX_MS, RECONNECT_BASE_MS * 2 ** Math.max(0, attempt - 1))
+}
+
+export interface PushManager {
+  /** Wants live state of these lots until the returned release is called. */
+  watchLots(lotIds: readonly number[], onLot: (message: LotPush) => void): () => void
+  /** Outbid notices for the signed-in user until the returned release is called. */
+  onOutbid(listener: (message: OutbidPush) => void): () => void
+  /** Call when the page is shown or hidden again (reconnects at once when shown). */
+  visibilityChanged(): void
+  /** The lots currently subscribed on the server, for tests and the debug console. */
+  subscribed(): number[]
+}
+
+interface Watch {
+  ids: ReadonlySet<number>
+  onLot: (message: LotPush) => void
+}
+
+export function createPushManager(deps: PushManagerDeps): PushManager {
+  const watches = new Set<Watch>()
+  const outbidListeners = new Set<(message: OutbidPush) => void>()
+  const defer = deps.defer ?? ((fn: () => void) => queueMicrotask(fn))
+  const visible = deps.isVisible ?? (() => true)
+  let socket: PushSocket | null = null
+  let open = false
+  let attempt = 0
+  let retryTimer: unknown = null
+  let lastSent: string | null = null
+  let syncQueued = false
+
+  const union = (): number[] => {
+    const all = new Set<number>()
+    for (const watch of watches) for (const id of watch.ids) all.add(id)
+    return [...all].sort((a, b) => a - b)
+  }
+  const needed = () => (watches.size > 0 || outbidListeners.size > 0) && visible()
+
+  function sendSubscribe(force: boolean): void {
+    if (!socket || !open || socket.readyState !== OPEN) return
+    const lotIds = union()
+    const key = lotIds.join(',')
+    if (!force && key === lastSent) return
+    lastSent = key
+    socket.send(JSON.stringify({ type: 'subscribe', lotIds }))
+  }
+
+  function connect(): void {
+    if (socket || retryTimer !== null) return
+    let current: PushSocket
+    try {
+      current = deps.createSocket(deps.url())
+    } catch {
+      scheduleReconnect()
+      return
+    }
+    socket = current
+    current.onopen = () => {
+      if (socket !== current) return
+      open = true
+      attempt = 0
+      sendSubscribe(true)
+    }
+    current.onmessage = (event) => {
+      if (socket === current) dispatch(event.data)
+    }
+    current.onerror = () => undefined
+    current.onclose = () => {
+      if (socket !== current) return
+      socket = null
+      open = false
+      lastSent = null
+      if (needed()) scheduleReconnect()
+    }
+  }
+
+  function scheduleReconnect(): void {
+    if (retryTimer !== null) return
+    attempt += 1
+    retryTimer = deps.setTimer(() => {
+      retryTimer = null
+      if (needed()) connect()
+    }, reconnectDelay(attempt))
+  }
+
+  function disconnect(): void {
+    if (retryTimer !== null) {
+      deps.clearTimer(retryTimer)
+      retryTimer = null
+    }
+    const current = socket
+    socket = null
+    open = false
+    lastSent = null
+    current?.close()
+  }
+
+  /** Brings the connection in line with what is wanted now. */
+  function sync(): void {
+    if (!needed()) {
+      disconnect()
+      return
+    }
+    if (!socket) connect()
+    else sendSubscribe(false)
+  }
+
+  function queueSync(): void {
+    if (syncQueued) return
+    syncQueued = true
+    defer(() => {
+      syncQueued = false
+      sync()
+    })
+  }
+
+  function dispatch(raw: unknown): void {
+    const message = parsePush(raw)
+    if (!message) return
+    if (message.type === 'lot') {
+      for (const watch of [...watches]) if (watch.ids.has(message.lotId)) watch.onLot(message)
+    } else {
+      for (const listener of [...outbidListeners]) listener(message)
+    }
+  }
+
+  return {
+    watchLots(lotIds, onLot) {
+      const watch: Watch = { ids: new Set(lotIds), onLot }
+      watches.add(watch)
+      queueSync()
+      return () => {
+        watches.delete(watch)
+        queueSync()
+      }
+    },
+    onOutbid(listener) {
+      outbidListeners.add(listener)
+      queueSync()
+      return () => {
+        outbidListeners.delete(listener)
+        queueSync()
+      }
+    },
+    visibilityChanged() {
+      if (visible() && retryTimer !== null) {
+        // Back on screen: try now rather than waiting out the backoff.
+        deps.clearTimer(retryTimer)
+        retryTimer = null
+        attempt = 0
+      }
+      sync()
+    },
+    subscribed: () => (lastSent ? lastSent.split(',').map(Number) : []),
+  }
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
+const LOT_STATUSES: readonly string[] = ['preview', 'live', 'sold', 'unsold']
+
+/** A server message, or null for anything else (hello, errors, garbage). */
+export function parsePush(raw: unknown): LotPush | OutbidPush | null {
+  let value: unknown
+  try {
+    value = typeof raw === 'string' ? JSON.parse(raw) : raw
+  } catch {
+    return null
+  }
+  if (!isRecord(value) || typeof value.lotId !== 'number') return null
+  if (value.type === 'outbid' && typeof value.price === 'number') {
+    return { type: 'outbid', lotId: value.lotId, price: value.price }
+  }
+  if (
+    value.type === 'lot' &&
+    (value.price === null || typeof value.price === 'number') &&
+    typeof value.bidCount === 'number' &&
+    typeof value.endsAt === 'string' &&
+    typeof value.status === 'string' &&
+    LOT_STATUSES.includes(value.status)
+  ) {
+    return {
+      type: 'lot',
+      lotId: value.lotId,
+      price: value.price,
+      bidCount: value.bidCount,
+      endsAt: value.endsAt,
+      status: value.status as LotStatus,
+      leader: typeof value.leader === 'string' ? value.leader : null,
+    }
+  }
+  return null
+}
+
+/** `ws(s)://host/svc/push/ws` from the push base (relative in embedded mode, or absolute). */
+export function pushSocketUrl(
+  pushBase: string,
+  location: { protocol: string; host: string },
+): string {
+  const base = pushBase.replace(/\/+$/, '')
+  if (/^wss?:\/\//.test(base)) return `${base}/ws`
+  if (/^https?:\/\//.test(base)) return `${base.replace(/^http/, 'ws')}/ws`
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws'
+  return `${scheme}://${location.host}${base.startsWith('/') ? base : `/${base}`}/ws`
+}
+
+/** Adapts a browser WebSocket to the manager's handler signatures. */
+function browserSocket(ws: WebSocket): PushSocket {
+  const socket: PushSocket = {
+    get readyState() {
+      return ws.readyState
+    },
+    send: (data) => ws.send(data),
+    close: () => ws.close(),
+    onopen: null,
+    onmessage: null,
+    onclose: null,
+    onerror: null,
+  }
+  ws.onopen = () => socket.onopen?.()
+  ws.onmessage = (event: MessageEvent) => socket.onmessage?.({ data: event.data })
+  ws.onclose = () => socket.onclose?.()
+  ws.onerror = () => socket.onerror?.()
+  return socket
+}
+
+let browserManager: PushManager | null = null
+
+/** The page's one push connection. */
+export function pushManager(): PushManager {
+  if (browserManager) return browserManager
+  const manager = createPushManager({
+    url: () => pushSocketUrl(getClientConfig().services.push, window.location),
+    createSocket: (url) => browserSocket(new WebSocket(url)),
+    setTimer: (fn, ms) => window.setTimeout(fn, ms),
+    clearTimer: (handle) => window.clearTimeout(handle as number),
+    isVisible: () => document.visibilityState !== 'hidden',
+  })
+  document.addEventListener('visibilitychange', () => manager.visibilityChanged())
+  browserManager = manager
+  return manager
+}
