@@ -13,6 +13,7 @@ async function main(): Promise<void> {
   const config = loadConfig()
   const database = await openDatabase({
     url: config.databaseUrl,
+    poolSize: config.databasePoolSize,
     sqliteFile: path.join(config.dataDir, 'numisma.db'),
   })
   const app = await buildApp({

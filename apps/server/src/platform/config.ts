@@ -9,6 +9,7 @@ const EnvSchema = z.object({
   SEED: z.enum(['demo', 'none']).default('demo'),
   NUMISMA_ENV: z.enum(['development', 'production']).default('development'),
   DATABASE_URL: z.string().optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   REDIS_URL: z.string().optional(),
   NUMISMA_ADMIN_PASSWORD: z.string().min(8).optional(),
   PAY_PASSWORD_PEPPER: z.string().optional(),
@@ -23,6 +24,7 @@ export interface Config {
   seed: 'demo' | 'none'
   env: 'development' | 'production'
   databaseUrl: string | undefined
+  databasePoolSize: number
   redisUrl: string | undefined
   adminPassword: string | undefined
   webDist: string
@@ -43,6 +45,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seed: e.SEED,
     env: e.NUMISMA_ENV,
     databaseUrl: e.DATABASE_URL || undefined,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     redisUrl: e.REDIS_URL || undefined,
     adminPassword: e.NUMISMA_ADMIN_PASSWORD,
     webDist: path.resolve(
