@@ -180,7 +180,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           : undefined,
       )
       await main.register(passportRoutes, { service: passport, rateLimit: limits })
-      await main.register(userRoutes, { users: passportRepo, ledger })
+      const biddingReads = new BiddingReads(database.db)
+      await main.register(userRoutes, { users: passportRepo, ledger, bidding: biddingReads })
       await main.register(catalogRoutes, {
         service: new CatalogService(catalogRepo, clock),
         clock,
@@ -188,7 +189,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       })
       await main.register(biddingRoutes, {
         service: bidding,
-        mine: new BiddingReads(database.db),
+        mine: biddingReads,
         clock,
       })
       // Unknown paths are checked for a signature too, so they reveal nothing to strangers.

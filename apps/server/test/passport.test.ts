@@ -176,7 +176,7 @@ describe.each(databases)('passport sign-in on $name', (kind) => {
       mobile: user.mobile,
       display: `藏友${user.mobile.slice(-4)}`,
       avatar: null,
-      counts: {},
+      counts: { bidding: 0, watching: 0, entrusted: 0, pendingPayment: 0 },
     })
     const anonymous = await t.call({ method: 'GET', path: '/user/@statistics' })
     expect(anonymous.statusCode).toBe(401)

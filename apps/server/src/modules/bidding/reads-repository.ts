@@ -111,4 +111,48 @@ export class BiddingReads {
   priceSteps() {
     return this.db.selectFrom('price_steps').selectAll().orderBy('from_amount').execute()
   }
+
+  /** Counters for the user centre: open lots bid on, watches, active proxies, unpaid orders. */
+  async counts(userId: number) {
+    const count = (n: { n: number | string } | undefined) => Number(n?.n ?? 0)
+    const [bidding, watching, entrusted, pendingPayment] = await Promise.all([
+      this.db
+        .selectFrom('lots')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('status', '=', 'open')
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('bids')
+              .select('bids.id')
+              .whereRef('bids.lot_id', '=', 'lots.id')
+              .where('bids.user_id', '=', userId),
+          ),
+        )
+        .executeTakeFirst(),
+      this.db
+        .selectFrom('watches')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('user_id', '=', userId)
+        .executeTakeFirst(),
+      this.db
+        .selectFrom('proxies')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('user_id', '=', userId)
+        .where('active', '=', 1)
+        .executeTakeFirst(),
+      this.db
+        .selectFrom('orders')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('user_id', '=', userId)
+        .where('status', '=', 'pending_payment')
+        .executeTakeFirst(),
+    ])
+    return {
+      bidding: count(bidding),
+      watching: count(watching),
+      entrusted: count(entrusted),
+      pendingPayment: count(pendingPayment),
+    }
+  }
 }

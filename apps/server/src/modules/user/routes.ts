@@ -2,13 +2,15 @@ import { UserStatisticsResponseSchema } from '@numisma/contracts/user'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { AppError } from '../../platform/errors'
 import { requireUser } from '../../platform/request-signing'
+import type { BiddingReads } from '../bidding/reads-repository'
 import type { LedgerService } from '../ledger/service'
 import type { PassportRepository } from '../passport/repository'
 
 export const userRoutes: FastifyPluginAsyncZod<{
   users: PassportRepository
   ledger: LedgerService
-}> = async (app, { users, ledger }) => {
+  bidding: BiddingReads
+}> = async (app, { users, ledger, bidding }) => {
   app.get(
     '/user/@statistics',
     {
@@ -32,7 +34,8 @@ export const userRoutes: FastifyPluginAsyncZod<{
           createdAt: new Date(user.created_at).toISOString(),
           balance,
           quota,
-          counts: {},
+          // Shipping and coupon counters arrive with the order and mall modules.
+          counts: await bidding.counts(user.id),
         },
       }
     },
