@@ -23,7 +23,16 @@ export class BiddingRepository {
   constructor(private readonly dialect: Dialect) {}
 
   /** Reads a lot for update: on PostgreSQL this row lock is what serialises bids on one lot. */
-  async lockLot(tx: Tx, lotId: number): Promise<LockedLot | undefined> {
+  lockLot(tx: Tx, lotId: number): Promise<LockedLot | undefined> {
+    return this.readLot(tx, lotId, true)
+  }
+
+  /** The lot as last committed, without a lock (for refusing stale bids early). */
+  peekLot(db: Tx, lotId: number): Promise<LockedLot | undefined> {
+    return this.readLot(db, lotId, false)
+  }
+
+  private async readLot(tx: Tx, lotId: number, lock: boolean): Promise<LockedLot | undefined> {
     let query = tx
       .selectFrom('lots')
       .innerJoin('specials', 'specials.id', 'lots.special_id')
@@ -42,7 +51,7 @@ export class BiddingRepository {
         'specials.soft_close_extend_seconds',
       ])
       .where('lots.id', '=', lotId)
-    if (this.dialect === 'postgres') query = query.forUpdate('lots')
+    if (lock && this.dialect === 'postgres') query = query.forUpdate('lots')
     const row = await query.executeTakeFirst()
     return (
       row && {

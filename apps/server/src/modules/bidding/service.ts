@@ -53,6 +53,7 @@ export class BiddingService {
 
   async bid(userId: number, request: BidRequest, idempotencyKey?: string): Promise<BidResult> {
     const hash = requestHash(request)
+    await this.refuseIfStale(userId, request, idempotencyKey)
     const outcome = await writeTransaction(this.database, async (tx) => {
       const now = this.clock.now()
       if (idempotencyKey) {
@@ -145,6 +146,31 @@ export class BiddingService {
       this.bus.publish({ type: 'outbid', userId: outbid, lotId: lot.id, price: state.price })
     }
     return response
+  }
+
+  /**
+   * A bid below the committed minimum can only be refused — the price never falls — so it is
+   * refused before queueing for the lot's write lock, where it would hold up bids that can win.
+   * Only for a bidder who does not lead (a leader's minimum depends on their proxy) and never for
+   * a retry whose first attempt succeeded (that one is replayed inside the transaction).
+   */
+  private async refuseIfStale(userId: number, request: BidRequest, idempotencyKey?: string) {
+    const lot = await this.repo.peekLot(this.database.db, request.lotId)
+    if (!lot || lot.status !== 'open' || lot.leaderId === userId) return
+    const result = placeBid(toState(lot, []), {
+      userId,
+      amount: request.amount,
+      proxy: request.proxy,
+      at: this.clock.now(),
+    })
+    if (result.ok || result.code !== 'BID_TOO_LOW') return
+    if (
+      idempotencyKey &&
+      (await this.repo.findIdempotent(this.database.db, userId, idempotencyKey))
+    ) {
+      return
+    }
+    throw new AppError('BID_TOO_LOW', { minimum: result.minimum })
   }
 
   async cancelProxy(userId: number, lotId: number): Promise<{ lotId: number; cancelled: true }> {
