@@ -364,6 +364,54 @@ describe.each(databases)('bidding over HTTP on $name', (kind) => {
     ).toBe(404)
   })
 
+  it('keeps one user within quota when they bid on two lots at once', async () => {
+    const frank = await t.signIn()
+    await creditQuota(t, frank.userId, 150 * YUAN) // limit 1,500 yuan
+    const lots = [await createLot(t), await createLot(t), await createLot(t), await createLot(t)]
+    const results = await Promise.all(lots.map((lotId) => bid(frank, lotId, 1_000 * YUAN)))
+    expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1)
+    expect(results.filter((r) => r.json().code === 'QUOTA_EXCEEDED')).toHaveLength(3)
+  })
+
+  it('shows a proxy placed again after a cancel as active', async () => {
+    const gina = await t.signIn()
+    await creditQuota(t, gina.userId, 100_000 * YUAN)
+    const lotId = await createLot(t)
+    await bid(gina, lotId, 2_000 * YUAN, true)
+    await t.call({ method: 'POST', path: '/bidding/cancelProxy', as: gina, body: { lotId } })
+    await bid(gina, lotId, 3_000 * YUAN, true)
+    const entrust = (
+      await t.call({ method: 'GET', path: `/user/${gina.userId}/@entrust`, as: gina })
+    ).json().data
+    expect(entrust.find((e: { id: number }) => e.id === lotId)).toMatchObject({
+      state: 'active',
+      maxAmount: 3_000 * YUAN,
+    })
+  })
+
+  it('bids on the increment table the operator keeps in the database', async () => {
+    const lotId = await createLot(t, { startPrice: 100 * YUAN })
+    await t.database.db
+      .updateTable('price_steps')
+      .set({ step: 25 * YUAN })
+      .where('from_amount', '=', 10_000)
+      .execute()
+    t.clock.advance(11_000)
+    try {
+      expect((await bid(alice, lotId, 100 * YUAN)).statusCode).toBe(200)
+      const off = await bid(bob, lotId, 110 * YUAN) // on the default grid, not on a 25-yuan one
+      expect(off.json()).toMatchObject({ code: 'BID_OFF_GRID' })
+      expect((await bid(bob, lotId, 125 * YUAN)).json().data).toMatchObject({ price: 125 * YUAN })
+    } finally {
+      await t.database.db
+        .updateTable('price_steps')
+        .set({ step: 10 * YUAN })
+        .where('from_amount', '=', 10_000)
+        .execute()
+      t.clock.advance(11_000)
+    }
+  })
+
   it('keeps one lot consistent under 50 concurrent signed bidders', async () => {
     const lotId = await createLot(t, {
       startPrice: 100 * YUAN,

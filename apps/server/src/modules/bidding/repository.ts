@@ -116,6 +116,8 @@ export class BiddingRepository {
         })
         .onConflict((oc) =>
           oc.columns(['lot_id', 'user_id']).doUpdateSet({
+            // A new proxy on a lot where an earlier one was cancelled is live again.
+            cancelled_at: proxy.active ? null : undefined,
             max_amount: proxy.max,
             since: proxy.since,
             active: proxy.active ? 1 : 0,
@@ -156,6 +158,17 @@ export class BiddingRepository {
    * leads, their active proxy maxima on open lots, and unpaid won auction orders.
    */
   async exposure(tx: Tx, userId: number) {
+    if (this.dialect === 'postgres') {
+      // Serialise one user's bids on different lots: each locks its own lot only, so without this
+      // two could both pass the quota check (SQLite's BEGIN IMMEDIATE already serialises all).
+      await tx
+        .selectFrom('ledger_accounts')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('kind', '=', 'quota')
+        .forUpdate()
+        .execute()
+    }
     const rows = await tx
       .selectFrom('lots')
       .select(['id as lot_id', sql<string>`'lead'`.as('kind'), 'price as amount'])

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { BidRequest, BidResult } from '@numisma/contracts/bidding'
 import { cancelProxy, type LotState, placeBid } from '@numisma/domain/bid-engine'
+import type { PriceStep } from '@numisma/domain/increments'
 import { lotStatus } from '@numisma/domain/lot-status'
 import { withinQuota } from '@numisma/domain/quota'
 import { endAfterBid } from '@numisma/domain/soft-close'
@@ -10,6 +11,7 @@ import { AppError } from '../../platform/errors'
 import type { EventBus } from '../../platform/event-bus'
 import { writeTransaction, type Tx } from '../../platform/transactions'
 import { maskBidder } from './mask'
+import { BiddingReads } from './reads-repository'
 import { BiddingRepository, type LockedLot } from './repository'
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
@@ -41,6 +43,7 @@ function toState(lot: LockedLot, proxies: LotState['proxies']): LotState {
  */
 export class BiddingService {
   private readonly repo: BiddingRepository
+  private readonly reads: BiddingReads
 
   constructor(
     private readonly database: Database,
@@ -49,6 +52,7 @@ export class BiddingService {
     private readonly options: BiddingOptions,
   ) {
     this.repo = new BiddingRepository(database.dialect)
+    this.reads = new BiddingReads(database.db)
   }
 
   async bid(userId: number, request: BidRequest, idempotencyKey?: string): Promise<BidResult> {
@@ -56,6 +60,8 @@ export class BiddingService {
     await this.refuseIfStale(userId, request, idempotencyKey)
     const outcome = await writeTransaction(this.database, async (tx) => {
       const now = this.clock.now()
+      const lot = await this.repo.lockLot(tx, request.lotId)
+      // After the lot lock, so a concurrent retry with the same key waits and then replays.
       if (idempotencyKey) {
         const seen = await this.repo.findIdempotent(tx, userId, idempotencyKey)
         if (seen && seen.created_at > now - IDEMPOTENCY_TTL_MS) {
@@ -64,17 +70,14 @@ export class BiddingService {
         }
         if (seen) await this.repo.purgeIdempotent(tx, now - IDEMPOTENCY_TTL_MS)
       }
-
-      const lot = await this.repo.lockLot(tx, request.lotId)
       if (!lot) throw new AppError('NOT_FOUND', { lotId: request.lotId })
       if (lot.status !== 'open') throw new AppError('LOT_CLOSED')
       const before = await this.repo.proxies(tx, lot.id)
-      const result = placeBid(toState(lot, before), {
-        userId,
-        amount: request.amount,
-        proxy: request.proxy,
-        at: now,
-      })
+      const result = placeBid(
+        toState(lot, before),
+        { userId, amount: request.amount, proxy: request.proxy, at: now },
+        { steps: await this.steps() },
+      )
       if (!result.ok) {
         const { ok: _ok, code, ...details } = result
         throw new AppError(code, Object.keys(details).length > 0 ? details : undefined)
@@ -107,8 +110,10 @@ export class BiddingService {
           now,
         })
       }
+      const leader = state.leaderId === null ? null : await this.displayOf(tx, state.leaderId)
       return {
         kind: 'placed' as const,
+        leader,
         response,
         state,
         outbid: result.outbid,
@@ -117,12 +122,9 @@ export class BiddingService {
     })
 
     if (outcome.kind === 'replay') return outcome.response
-    const { response, state, outbid, lot } = outcome
-    // Outside the lot's transaction: the name is only for the push message.
-    const leader =
-      state.leaderId === null
-        ? null
-        : ((await this.repo.leaderDisplay(this.database.db, state.leaderId))?.display ?? null)
+    // Published straight after commit, with nothing awaited in between, so pushes for one lot
+    // go out in commit order.
+    const { response, state, outbid, lot, leader } = outcome
     this.bus.publish({
       type: 'lot',
       lotId: lot.id,
@@ -157,12 +159,11 @@ export class BiddingService {
   private async refuseIfStale(userId: number, request: BidRequest, idempotencyKey?: string) {
     const lot = await this.repo.peekLot(this.database.db, request.lotId)
     if (!lot || lot.status !== 'open' || lot.leaderId === userId) return
-    const result = placeBid(toState(lot, []), {
-      userId,
-      amount: request.amount,
-      proxy: request.proxy,
-      at: this.clock.now(),
-    })
+    const result = placeBid(
+      toState(lot, []),
+      { userId, amount: request.amount, proxy: request.proxy, at: this.clock.now() },
+      { steps: await this.steps() },
+    )
     if (result.ok || result.code !== 'BID_TOO_LOW') return
     if (
       idempotencyKey &&
@@ -191,6 +192,30 @@ export class BiddingService {
   async myMax(lotId: number, userId: number): Promise<number | null> {
     const row = await this.repo.myMax(this.database.db, lotId, userId)
     return row && row.active === 1 ? row.max_amount : null
+  }
+
+  private readonly displayNames = new Map<number, string>()
+  private stepCache: { at: number; steps: PriceStep[] } | undefined
+
+  /** Display names for push messages; they do not change once an account exists. */
+  private async displayOf(tx: Tx, userId: number): Promise<string | null> {
+    const cached = this.displayNames.get(userId)
+    if (cached !== undefined) return cached
+    const row = await this.repo.leaderDisplay(tx, userId)
+    if (!row) return null
+    if (this.displayNames.size > 50_000) this.displayNames.clear()
+    this.displayNames.set(userId, row.display)
+    return row.display
+  }
+
+  /** The increment table (an operator may change it), re-read at most every 10 s. */
+  private async steps(): Promise<PriceStep[]> {
+    const now = this.clock.now()
+    if (this.stepCache && Math.abs(now - this.stepCache.at) < 10_000) return this.stepCache.steps
+    const rows = await this.reads.priceSteps()
+    const steps = rows.map((r) => ({ from: r.from_amount, step: r.step }))
+    this.stepCache = { at: now, steps }
+    return steps
   }
 
   private async checkQuota(tx: Tx, userId: number, lotId: number, commitment: number) {
