@@ -51,7 +51,7 @@ export interface AppOptions {
   /** Per-window limits; tests raise them, production keeps the defaults. */
   rateLimit?: { sms: number; login: number; staffLogin: number }
   nonces?: NonceStore
-  trustProxy?: boolean
+  trustProxy?: boolean | number | string
   /** In-process by default; production passes the Redis-backed bus. */
   bus?: EventBus
   /** Deposit × this = bidding quota (DESIGN §4). */
@@ -72,6 +72,11 @@ declare module 'fastify' {
 export const MAIN_PREFIX = '/svc/main'
 export const SEARCH_PREFIX = '/svc/search'
 
+// Fastify's overloads want one member of the union at a time.
+function trustProxy(value: AppOptions['trustProxy']): boolean {
+  return (value ?? false) as boolean
+}
+
 /**
  * Plugin order is the architecture: external plugins, then platform concerns (errors, signing),
  * then the modules' routes, then the web app.
@@ -80,7 +85,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { database, clock } = options
   const app = Fastify({
     logger: options.logger ?? false,
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: trustProxy(options.trustProxy),
     bodyLimit: 256 * 1024,
     // Malformed URLs and over-long path parameters get the same coded body as everything else.
     frameworkErrors: (error, request, reply) => {

@@ -6,6 +6,7 @@ import { StaffService } from './modules/staff/service'
 import { systemClock } from './platform/clock'
 import { loadConfig } from './platform/config'
 import { openDatabase } from './platform/db'
+import { createRedisEventBus } from './platform/redis-bus'
 import { seedDemo, startDemoRoller } from './seed/demo'
 
 /** `npm start`: one process serving every role (DESIGN §9). */
@@ -16,13 +17,16 @@ async function main(): Promise<void> {
     poolSize: config.databasePoolSize,
     sqliteFile: path.join(config.dataDir, 'numisma.db'),
   })
+  // REDIS_URL: pushes fan out across instances; without it, in-process (one instance).
+  const bus = config.redisUrl ? await createRedisEventBus(config.redisUrl) : undefined
   const app = await buildApp({
+    bus,
     database,
     clock: systemClock,
     env: config.env,
     webDist: config.webDist,
     logger: { level: config.logLevel },
-    trustProxy: config.env === 'production',
+    trustProxy: config.trustProxy,
     // 5,000 yuan of deposit = 50,000 yuan of bidding quota for each new demo account.
     demoDeposit: config.seed === 'demo' && config.env !== 'production' ? 500_000 : 0,
   })
@@ -39,7 +43,8 @@ async function main(): Promise<void> {
   let stopRoller = () => {}
   if (config.seed === 'demo') {
     await seedDemo(database, systemClock, app.log)
-    stopRoller = startDemoRoller(database, systemClock, app.log)
+    // The roller keeps a demo alive; a production shop's auctions are set up by its operators.
+    if (config.env !== 'production') stopRoller = startDemoRoller(database, systemClock, app.log)
   }
 
   const shutdown = async (signal: string) => {
@@ -47,6 +52,7 @@ async function main(): Promise<void> {
     stopRoller()
     await sweeper.stop()
     await app.close()
+    await app.bus.close()
     await database.close()
     process.exit(0)
   }

@@ -67,4 +67,23 @@ describe('demo catalogue (DESIGN §8)', () => {
     expect((await repo.allLots()).length).toBe(before + 20)
     expect(await rollDemo(repo, later)).toBe(false)
   })
+
+  it('seeds only an empty database, and only once', async () => {
+    const { seedDemo } = await import('../src/seed/demo')
+    const fresh = await createTestApp(sqlite!)
+    const used = await createTestApp(sqlite!)
+    try {
+      const silent = { info: () => undefined } as unknown as Parameters<typeof seedDemo>[2]
+      await seedDemo(fresh.database, fresh.clock, silent)
+      await seedDemo(fresh.database, fresh.clock, silent)
+      expect((await new CatalogRepository(fresh.database.db).allLots()).length).toBe(290)
+
+      await used.signIn()
+      await seedDemo(used.database, used.clock, silent)
+      expect((await new CatalogRepository(used.database.db).allLots()).length).toBe(0)
+    } finally {
+      await fresh.close()
+      await used.close()
+    }
+  })
 })

@@ -149,6 +149,9 @@ describe('process configuration (DESIGN §9)', () => {
       databaseUrl: 'postgres://db/x',
       redisUrl: 'redis://r',
     })
+    expect(loadConfig({}).trustProxy).toBe(false)
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2)
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1,10.0.0.2' }).trustProxy).toBe('10.0.0.1,10.0.0.2')
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/)
     expect(() => loadConfig({ SEED: 'lots' })).toThrow(/SEED/)
   })

@@ -14,6 +14,8 @@ const EnvSchema = z.object({
   NUMISMA_ADMIN_PASSWORD: z.string().min(8).optional(),
   PAY_PASSWORD_PEPPER: z.string().optional(),
   WEB_DIST: z.string().optional(),
+  /** Proxies in front of the server: a hop count or addresses; unset = none (client IPs as seen). */
+  TRUST_PROXY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 })
 
@@ -29,6 +31,7 @@ export interface Config {
   adminPassword: string | undefined
   webDist: string
   logLevel: string
+  trustProxy: boolean | number | string
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -52,5 +55,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       e.WEB_DIST ?? path.join(import.meta.dirname, '..', '..', '..', 'web', 'dist'),
     ),
     logLevel: e.LOG_LEVEL,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
   }
+}
+
+/** `2` → trust two hops; `10.0.0.1,10.0.0.2` → those addresses; `true`/`false`. */
+function parseTrustProxy(value: string | undefined): boolean | number | string {
+  if (value === undefined || value === '' || value === 'false') return false
+  if (value === 'true') return true
+  return /^\d+$/.test(value) ? Number(value) : value
 }

@@ -44,3 +44,54 @@ export class InProcessEventBus implements EventBus {
     return Promise.resolve()
   }
 }
+
+export const PUSH_CHANNEL = 'numisma:push'
+
+/** The minimum of an ioredis client this bus needs (kept small so tests can reason about it). */
+interface RedisLike {
+  publish(channel: string, message: string): Promise<unknown>
+  subscribe(channel: string): Promise<unknown>
+  on(event: 'message', listener: (channel: string, message: string) => void): unknown
+  quit(): Promise<unknown>
+}
+
+/**
+ * Several instances (DESIGN §1 production): every instance publishes to one Redis channel and
+ * delivers what arrives there to its own WebSocket clients — including its own events, so every
+ * instance sees the same order.
+ */
+export class RedisEventBus implements EventBus {
+  private readonly local = new InProcessEventBus()
+
+  constructor(
+    private readonly publisher: RedisLike,
+    private readonly subscriber: RedisLike,
+    private readonly onError: (error: unknown) => void = () => undefined,
+  ) {
+    this.subscriber.on('message', (channel, message) => {
+      if (channel !== PUSH_CHANNEL) return
+      try {
+        this.local.publish(JSON.parse(message) as PushEvent)
+      } catch (error) {
+        this.onError(error)
+      }
+    })
+  }
+
+  async start(): Promise<void> {
+    await this.subscriber.subscribe(PUSH_CHANNEL)
+  }
+
+  publish(event: PushEvent): void {
+    this.publisher.publish(PUSH_CHANNEL, JSON.stringify(event)).catch(this.onError)
+  }
+
+  subscribe(listener: (event: PushEvent) => void): () => void {
+    return this.local.subscribe(listener)
+  }
+
+  async close(): Promise<void> {
+    await this.local.close()
+    await Promise.allSettled([this.publisher.quit(), this.subscriber.quit()])
+  }
+}

@@ -20,6 +20,9 @@ export const DEMO_USERS = [
  */
 export async function seedDemo(database: Database, clock: Clock, log: FastifyBaseLogger) {
   const settings = new SettingsRepository(database.db)
+  const catalog = new CatalogRepository(database.db)
+  if (!(await catalog.isEmpty())) return
+  // Several instances may start together on an empty database: the marker decides who seeds.
   const marker = `seeded:${clock.now()}`
   if ((await settings.getOrInsert('seed.demo', marker)) !== marker) return
   const passport = new PassportRepository(database.db)
@@ -28,7 +31,7 @@ export async function seedDemo(database: Database, clock: Clock, log: FastifyBas
     const row = await passport.findOrCreateUser(user.mobile, user.display, clock.now())
     if (row.created) await ledger.creditDeposit(row.id, 500_000, 'demo deposit')
   }
-  await seedCatalogue(new CatalogRepository(database.db), clock.now())
+  await seedCatalogue(catalog, clock.now())
   log.info({ users: DEMO_USERS.length }, 'demo data seeded')
 }
 

@@ -202,4 +202,14 @@ export class CatalogRepository {
       undefined
     )
   }
+
+  /** No users, specials or mall items yet: a fresh database the demo may fill. */
+  async isEmpty(): Promise<boolean> {
+    const [user, special, item] = await Promise.all([
+      this.db.selectFrom('users').select('id').limit(1).executeTakeFirst(),
+      this.db.selectFrom('specials').select('id').limit(1).executeTakeFirst(),
+      this.db.selectFrom('mall_items').select('id').limit(1).executeTakeFirst(),
+    ])
+    return !user && !special && !item
+  }
 }
