@@ -1,11 +1,14 @@
 import { type AccountKind, checkTransfer, type Posting } from '@numisma/domain/ledger'
 import { AppError } from '../../platform/errors'
+import type { Dialect } from '../../platform/db'
 import type { Tx } from '../../platform/transactions'
 
 export const PLATFORM = 0
 
 /** All ledger SQL. Every method runs inside the caller's transaction. */
 export class LedgerRepository {
+  constructor(private readonly dialect: Dialect) {}
+
   /** The account of (owner, kind), created empty on first use. */
   async account(tx: Tx, userId: number, kind: AccountKind) {
     await tx
@@ -37,12 +40,15 @@ export class LedgerRepository {
     transfer: { kind: string; memo: string; now: number },
     postings: (Posting & { kind: AccountKind })[],
   ): Promise<number> {
-    const ids = [...new Set(postings.map((p) => p.accountId))]
-    const accounts = await tx
+    const ids = [...new Set(postings.map((p) => p.accountId))].sort((a, b) => a - b)
+    let query = tx
       .selectFrom('ledger_accounts')
       .select(['id', 'kind', 'balance'])
       .where('id', 'in', ids)
-      .execute()
+      .orderBy('id')
+    // Lock the accounts (in id order, so two transfers cannot deadlock) before checking balances.
+    if (this.dialect === 'postgres') query = query.forUpdate()
+    const accounts = await query.execute()
     const refusal = checkTransfer(
       postings,
       accounts.map((a) => ({ id: a.id, kind: a.kind as AccountKind, balance: a.balance })),

@@ -5,12 +5,14 @@ import { LedgerRepository, PLATFORM } from './repository'
 
 /** Money movements that are whole use cases (more arrive with payment and orders). */
 export class LedgerService {
-  private readonly repo = new LedgerRepository()
+  private readonly repo: LedgerRepository
 
   constructor(
     private readonly database: Database,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.repo = new LedgerRepository(database.dialect)
+  }
 
   /** An operator records a deposit paid at the counter: money from outside into the user's quota. */
   async creditDeposit(userId: number, amount: number, memo: string): Promise<{ quota: number }> {

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type { MigrationContext } from './index'
 
 /**
@@ -43,6 +43,8 @@ export function bidding({ id, time }: MigrationContext) {
         .addColumn('kind', 'text', (c) => c.notNull())
         .addColumn('balance', time, (c) => c.notNull().defaultTo(0))
         .addUniqueConstraint('ledger_accounts_owner', ['user_id', 'kind'])
+        // The ledger's own rule, kept by the database too: no user account goes negative.
+        .addCheckConstraint('ledger_user_not_negative', sql`user_id = 0 or balance >= 0`)
         .execute()
       await id(db.schema.createTable('ledger_transfers'))
         .addColumn('kind', 'text', (c) => c.notNull())
