@@ -277,3 +277,37 @@ describe('buildUrl', () => {
     )
   })
 })
+
+describe('a phone whose clock is wrong', () => {
+  it('learns the server time from the first TIMESTAMP_EXPIRED and retries once, signed right', async () => {
+    const serverNow = Date.UTC(2026, 10, 21, 6, 0, 0)
+    const fetchMock = vi.fn((_url: RequestInfo | URL, init?: RequestInit) => {
+      const stamp = Number((init?.headers as Record<string, string>)['x-timestamp'])
+      if (Math.abs(stamp - serverNow) > 300_000) {
+        return Promise.resolve(
+          new Response(JSON.stringify({ code: 'TIMESTAMP_EXPIRED', message: 'expired' }), {
+            status: 401,
+            headers: {
+              'content-type': 'application/json',
+              date: new Date(serverNow).toUTCString(),
+            },
+          }),
+        )
+      }
+      return Promise.resolve(json(200, { data: { ok: true } }))
+    })
+    const { client, deps, jar } = setup(
+      { fetch: fetchMock, now: () => serverNow - 2 * 60 * 60 * 1000 },
+      SIGNED_IN,
+    )
+    await expect(
+      client.request({ path: '/user/@statistics', defaultError: 'GET_USER_FAILED' }),
+    ).resolves.toEqual({ ok: true })
+    expect(fetchMock).toHaveBeenCalledTimes(2)
+    expect(deps.toast).not.toHaveBeenCalled()
+    expect(jar.get('userId')).toBe('u42')
+    // The next call is stamped right the first time.
+    await client.request({ path: '/pub/@time', defaultError: 'GET_TIME_FAILED' })
+    expect(fetchMock).toHaveBeenCalledTimes(3)
+  })
+})

@@ -72,7 +72,14 @@ export interface ApiClient {
 }
 
 export function createApiClient(deps: ApiClientDeps): ApiClient {
-  async function send(options: RequestOptions<unknown>): Promise<Record<string, unknown>> {
+  // How far the phone's clock is off the server's. Requests are stamped with server time, so a
+  // phone set minutes wrong still passes the ±300 s check (learnt from the first refusal).
+  let clockOffset = 0
+
+  async function send(
+    options: RequestOptions<unknown>,
+    retried = false,
+  ): Promise<Record<string, unknown>> {
     const locale = toLocale(deps.language())
     // Spec §5: no call at all while offline, and the user is told with an alert.
     if (!deps.isOnline()) {
@@ -109,7 +116,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
         signSecret: config.signSecret,
         osInfo: deps.osInfo,
         userId: session?.userId,
-        now: deps.now(),
+        now: deps.now() + clockOffset,
       }),
       [HEADER.locale]: deps.language(),
       accept: 'application/json',
@@ -150,6 +157,13 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     if (res.status >= 200 && res.status < 300 && isRecord(body) && 'data' in body) return body
     const server = isRecord(body) ? body : {}
     const code = typeof server.code === 'string' ? server.code : options.defaultError
+    if (res.status === 401 && code === 'TIMESTAMP_EXPIRED' && !retried) {
+      const serverNow = Date.parse(res.headers.get('date') ?? '')
+      if (!Number.isNaN(serverNow)) {
+        clockOffset = serverNow - deps.now()
+        return send(options, true)
+      }
+    }
     const message =
       typeof server.message === 'string' && server.message !== ''
         ? server.message

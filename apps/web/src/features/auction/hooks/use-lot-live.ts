@@ -1,4 +1,5 @@
 import { useEffect } from 'react'
+import { useKeepAliveContext } from 'keepalive-for-react'
 import { useQueryClient, type QueryKey } from '@tanstack/react-query'
 import type { LotCard } from '@numisma/contracts/catalog'
 import { pushManager, type LotPush } from '../../../lib/push'
@@ -7,8 +8,12 @@ import { getLotQueryOptions } from '../api/get-lot'
 
 type LiveFields = Pick<LotCard, 'price' | 'bidCount' | 'endsAt' | 'status'>
 
-/** Whether a push message changes what the cache holds for a lot. */
+/**
+ * Whether a push message changes what the cache holds for a lot. The bid count only grows, so a
+ * message with a lower count is an older update that arrived late (or a refetch overtook it).
+ */
 export function isNews(cached: LiveFields | undefined, message: LotPush): boolean {
+  if (cached !== undefined && message.bidCount < cached.bidCount) return false
   return (
     cached === undefined ||
     cached.price !== message.price ||
@@ -35,8 +40,11 @@ export function mergePush<T extends LiveFields>(item: T, message: LotPush): T {
  */
 export function useLotLive(lotId: number | undefined): void {
   const queryClient = useQueryClient()
+  // A kept-alive page in the background stops listening; the snapshot sent on subscribing
+  // brings it up to date when it is shown again.
+  const { active } = useKeepAliveContext()
   useEffect(() => {
-    if (lotId === undefined) return
+    if (lotId === undefined || !active) return
     const lotKey = getLotQueryOptions(lotId).queryKey
     return pushManager().watchLots([lotId], (message) => {
       const cached = queryClient.getQueryData(lotKey)
@@ -45,7 +53,7 @@ export function useLotLive(lotId: number | undefined): void {
       void queryClient.invalidateQueries({ queryKey: lotKey })
       void queryClient.invalidateQueries({ queryKey: getBidHistoryQueryOptions(lotId).queryKey })
     })
-  }, [lotId, queryClient])
+  }, [lotId, queryClient, active])
 }
 
 /** Keeps the lots of a cached list (watchlist, my bids) current from push. */
@@ -55,8 +63,9 @@ export function useLiveLotList(queryKey: QueryKey, lots: readonly LiveItem[] | u
   const queryClient = useQueryClient()
   const ids = (lots ?? []).map((lot) => lot.id).join(',')
   const keyText = JSON.stringify(queryKey)
+  const { active } = useKeepAliveContext()
   useEffect(() => {
-    if (ids === '') return
+    if (ids === '' || !active) return
     const key = JSON.parse(keyText) as QueryKey
     return pushManager().watchLots(ids.split(',').map(Number), (message) => {
       queryClient.setQueryData<LiveItem[]>(key, (list) =>
@@ -65,5 +74,5 @@ export function useLiveLotList(queryKey: QueryKey, lots: readonly LiveItem[] | u
         ),
       )
     })
-  }, [ids, keyText, queryClient])
+  }, [ids, keyText, queryClient, active])
 }
