@@ -158,7 +158,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     prefix: `${MAIN_PREFIX}/admin`,
     service: staff,
     loginLimit: limits.staffLogin,
-    operations: { catalog: catalogRepo, ledger, clock },
+    operations: { catalog: catalogRepo, users: passportRepo, ledger, clock },
   })
   await app.register(pushRoutes, {
     prefix: '/svc/push',

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../src/app'
 import { SandboxSmsSender } from '../src/modules/passport/sms-sender'
 import type { Database } from '../src/platform/db'
-import type { RedisEventBus } from '../src/platform/event-bus';
+import type { RedisEventBus } from '../src/platform/event-bus'
 import { type PushEvent } from '../src/platform/event-bus'
 import { createRedisEventBus } from '../src/platform/redis-bus'
 import { createTestApp, type TestApp } from './helpers/app'

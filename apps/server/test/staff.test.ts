@@ -80,4 +80,113 @@ describe.each(databases)('staff sign-in on $name', (kind) => {
     expect(res.statusCode).toBe(400)
     expect(res.json().code).toBe('VALIDATION_FAILED')
   })
+
+  describe('operator calls', () => {
+    let cookie: string
+    const admin = (method: 'GET' | 'POST', url: string, payload?: object) =>
+      t.inject({
+        method,
+        url: `/svc/main/admin${url}`,
+        cookies: { staff_sid: cookie },
+        ...(payload ? { payload } : {}),
+      })
+
+    beforeAll(async () => {
+      const res = await login({ username: 'admin', password })
+      cookie = res.cookies.find((c) => c.name === 'staff_sid')!.value
+    })
+
+    it('creates a special and lots that close stagger seconds apart', async () => {
+      const startsAt = new Date(t.clock.now() - 60_000).toISOString()
+      const endsAt = new Date(t.clock.now() + 3_600_000).toISOString()
+      const special = await admin('POST', '/specials', {
+        title: '袁大头专场',
+        startsAt,
+        endsAt,
+        staggerSeconds: 20,
+      })
+      expect(special.statusCode).toBe(200)
+      const specialId = special.json().data.id
+      const first = await admin('POST', '/lots', {
+        specialId,
+        title: '民国三年袁世凯像壹圆',
+        startPrice: 100_000,
+        reservePrice: 150_000,
+        gradeCode: 24,
+      })
+      const second = await admin('POST', '/lots', {
+        specialId,
+        title: '民国八年袁世凯像壹圆',
+        startPrice: 50_000,
+      })
+      expect(first.statusCode).toBe(200)
+      expect(Date.parse(second.json().data.endsAt) - Date.parse(first.json().data.endsAt)).toBe(
+        20_000,
+      )
+      const lot = await t.call({ method: 'GET', path: `/auction/${first.json().data.id}` })
+      expect(lot.json().data).toMatchObject({
+        title: '民国三年袁世凯像壹圆',
+        startPrice: 100_000,
+        hasReserve: true,
+        status: 'live',
+      })
+    })
+
+    it('refuses off-grid prices with the nearest valid amounts, and bad input with codes', async () => {
+      const startsAt = new Date(t.clock.now()).toISOString()
+      const endsAt = new Date(t.clock.now() + 3_600_000).toISOString()
+      const specialId = (await admin('POST', '/specials', { title: 'x', startsAt, endsAt })).json()
+        .data.id
+      const off = await admin('POST', '/lots', { specialId, title: 'x', startPrice: 10_500 })
+      expect(off.statusCode).toBe(400)
+      expect(off.json()).toMatchObject({
+        code: 'BID_OFF_GRID',
+        details: { field: 'startPrice', below: 10_000, above: 11_000 },
+      })
+      expect(
+        (await admin('POST', '/lots', { specialId: 999_999, title: 'x', startPrice: 10_000 }))
+          .statusCode,
+      ).toBe(404)
+      const backwards = await admin('POST', '/specials', {
+        title: 'x',
+        startsAt: endsAt,
+        endsAt: startsAt,
+      })
+      expect(backwards.statusCode).toBe(400)
+      expect(backwards.json().code).toBe('VALIDATION_FAILED')
+      const lots = await t.database.db
+        .selectFrom('lots')
+        .select('id')
+        .where('special_id', '=', specialId)
+        .execute()
+      expect(lots).toEqual([])
+    })
+
+    it('adds a mall item and credits a deposit', async () => {
+      const item = await admin('POST', '/mall-items', {
+        title: '钱币收藏册',
+        price: 8_800,
+        stock: 10,
+      })
+      expect(item.statusCode).toBe(200)
+      const user = await t.signIn()
+      const credit = await admin('POST', `/users/${user.userId}/quota`, { amount: 500_000 })
+      expect(credit.json()).toEqual({ data: { quota: 500_000 } })
+      const stats = await t.call({ method: 'GET', path: '/user/@statistics', as: user })
+      expect(stats.json().data.quota).toBe(500_000)
+      expect((await admin('POST', '/users/99999999/quota', { amount: 100 })).statusCode).toBe(404)
+      expect((await admin('POST', `/users/${user.userId}/quota`, { amount: -5 })).statusCode).toBe(
+        400,
+      )
+    })
+
+    it('refuses all of it without a staff session', async () => {
+      const res = await t.inject({
+        method: 'POST',
+        url: '/svc/main/admin/mall-items',
+        payload: { title: 'x', price: 100, stock: 1 },
+      })
+      expect(res.statusCode).toBe(401)
+    })
+  })
 })

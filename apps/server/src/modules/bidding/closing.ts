@@ -5,6 +5,7 @@ import type { Clock } from '../../platform/clock'
 import type { Database } from '../../platform/db'
 import type { EventBus } from '../../platform/event-bus'
 import { writeTransaction } from '../../platform/transactions'
+import { BiddingRepository } from './repository'
 
 const DAY = 24 * 60 * 60 * 1000
 const BATCH = 100
@@ -26,6 +27,7 @@ export interface ClosedLot {
  * happen exactly once.
  */
 export class ClosingSweeper {
+  private readonly repo: BiddingRepository
   private timer: NodeJS.Timeout | undefined
   private running: Promise<unknown> | undefined
 
@@ -34,20 +36,14 @@ export class ClosingSweeper {
     private readonly clock: Clock,
     private readonly bus: EventBus,
     private readonly options: { feeBps?: number; log?: FastifyBaseLogger } = {},
-  ) {}
+  ) {
+    this.repo = new BiddingRepository(database.dialect)
+  }
 
   async sweep(): Promise<ClosedLot[]> {
     const closed = await writeTransaction(this.database, async (tx) => {
       const now = this.clock.now()
-      let due = tx
-        .selectFrom('lots')
-        .select(['id', 'price', 'leader_id', 'reserve_price', 'bid_count', 'ends_at'])
-        .where('status', '=', 'open')
-        .where('ends_at', '<=', now)
-        .orderBy('ends_at')
-        .limit(BATCH)
-      if (this.database.dialect === 'postgres') due = due.forUpdate().skipLocked()
-      const lots = await due.execute()
+      const lots = await this.repo.dueLots(tx, now, BATCH)
       const result: ClosedLot[] = []
       for (const lot of lots) {
         const outcome = closingOutcome({
@@ -55,35 +51,19 @@ export class ClosingSweeper {
           leaderId: lot.leader_id,
           reservePrice: lot.reserve_price,
         })
-        const updated = await tx
-          .updateTable('lots')
-          .set({ status: outcome })
-          .where('id', '=', lot.id)
-          .where('status', '=', 'open')
-          .executeTakeFirst()
-        if (updated.numUpdatedRows !== 1n) continue
+        if (!(await this.repo.markClosed(tx, lot.id, outcome))) continue
         if (outcome === 'sold' && lot.leader_id !== null && lot.price !== null) {
           const fee = handlingFee(lot.price, this.options.feeBps)
-          await tx
-            .insertInto('orders')
-            .values({
-              user_id: lot.leader_id,
-              kind: 'auction',
-              lot_id: lot.id,
-              mall_item_id: null,
-              quantity: 1,
-              amount: lot.price,
-              fee,
-              total: lot.price + fee,
-              status: 'pending_payment',
-              due_at: now + AUCTION_PAYMENT_DAYS * DAY,
-              created_at: now,
-              paid_at: null,
-            })
-            .onConflict((oc) => oc.column('lot_id').doNothing())
-            .execute()
+          await this.repo.createAuctionOrder(tx, {
+            userId: lot.leader_id,
+            lotId: lot.id,
+            hammer: lot.price,
+            fee,
+            dueAt: now + AUCTION_PAYMENT_DAYS * DAY,
+            now,
+          })
         }
-        await tx.updateTable('proxies').set({ active: 0 }).where('lot_id', '=', lot.id).execute()
+        await this.repo.deactivateProxies(tx, lot.id)
         result.push({
           lotId: lot.id,
           outcome,

@@ -263,4 +263,66 @@ export class BiddingRepository {
   leaderDisplay(tx: Tx, userId: number) {
     return tx.selectFrom('users').select('display').where('id', '=', userId).executeTakeFirst()
   }
+
+  // Closing (the sweeper).
+
+  /** Open lots past their end; on PostgreSQL rows another sweeper holds are skipped. */
+  dueLots(tx: Tx, now: number, limit: number) {
+    let due = tx
+      .selectFrom('lots')
+      .select(['id', 'price', 'leader_id', 'reserve_price', 'bid_count', 'ends_at'])
+      .where('status', '=', 'open')
+      .where('ends_at', '<=', now)
+      .orderBy('ends_at')
+      .limit(limit)
+    if (this.dialect === 'postgres') due = due.forUpdate().skipLocked()
+    return due.execute()
+  }
+
+  /** Records the outcome; false when the lot was already closed (by another sweeper). */
+  async markClosed(tx: Tx, lotId: number, outcome: 'sold' | 'unsold'): Promise<boolean> {
+    const updated = await tx
+      .updateTable('lots')
+      .set({ status: outcome })
+      .where('id', '=', lotId)
+      .where('status', '=', 'open')
+      .executeTakeFirst()
+    return updated.numUpdatedRows === 1n
+  }
+
+  /** The winner's pending-payment order; the unique lot_id makes it exist at most once. */
+  async createAuctionOrder(
+    tx: Tx,
+    order: {
+      userId: number
+      lotId: number
+      hammer: number
+      fee: number
+      dueAt: number
+      now: number
+    },
+  ): Promise<void> {
+    await tx
+      .insertInto('orders')
+      .values({
+        user_id: order.userId,
+        kind: 'auction',
+        lot_id: order.lotId,
+        mall_item_id: null,
+        quantity: 1,
+        amount: order.hammer,
+        fee: order.fee,
+        total: order.hammer + order.fee,
+        status: 'pending_payment',
+        due_at: order.dueAt,
+        created_at: order.now,
+        paid_at: null,
+      })
+      .onConflict((oc) => oc.column('lot_id').doNothing())
+      .execute()
+  }
+
+  async deactivateProxies(tx: Tx, lotId: number): Promise<void> {
+    await tx.updateTable('proxies').set({ active: 0 }).where('lot_id', '=', lotId).execute()
+  }
 }

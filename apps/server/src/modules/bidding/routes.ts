@@ -10,6 +10,7 @@ import {
 import { LotCardSchema } from '@numisma/contracts/catalog'
 import { HEADER } from '@numisma/contracts/signing'
 import { lotStatus } from '@numisma/domain/lot-status'
+import { type EntrustState, entrustState, tradeState } from '@numisma/domain/my-bids'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Clock } from '../../platform/clock'
@@ -41,8 +42,6 @@ const EntrustSchema = LotCardSchema.extend({
   updatedAt: z.string(),
 })
 const TradeSchema = LotCardSchema.extend({ state: TradeStateSchema, myHighest: z.number().int() })
-
-type EntrustState = z.infer<typeof EntrustStateSchema>
 
 export interface BiddingRouteOptions {
   service: BiddingService
@@ -150,16 +149,15 @@ export const biddingRoutes: FastifyPluginAsyncZod<BiddingRouteOptions> = async (
     },
   )
 
-  const entrustState = (
+  const stateOfProxy = (
     row: Awaited<ReturnType<BiddingReads['proxiesOf']>>[number],
     userId: number,
-  ): EntrustState => {
-    if (row.cancelled_at !== null) return 'cancelled'
-    const status = lotStatus(timing(row), clock.now())
-    if (status === 'sold' || status === 'unsold')
-      return status === 'sold' && row.leader_id === userId ? 'won' : 'lost'
-    return row.leader_id === userId ? 'active' : 'outbid'
-  }
+  ) =>
+    entrustState(
+      lotStatus(timing(row), clock.now()),
+      row.leader_id === userId,
+      row.cancelled_at !== null,
+    )
 
   app.get(
     '/user/:userId/@entrust',
@@ -180,7 +178,7 @@ export const biddingRoutes: FastifyPluginAsyncZod<BiddingRouteOptions> = async (
       const items = rows.map((row) => ({
         ...toLotCard(row, now),
         maxAmount: row.max_amount,
-        state: entrustState(row, userId),
+        state: stateOfProxy(row, userId),
         updatedAt: new Date(row.proxy_updated_at).toISOString(),
       }))
       return {
@@ -207,7 +205,7 @@ export const biddingRoutes: FastifyPluginAsyncZod<BiddingRouteOptions> = async (
         lost: 0,
         cancelled: 0,
       }
-      for (const row of await mine.proxiesOf(userId)) counts[entrustState(row, userId)]++
+      for (const row of await mine.proxiesOf(userId)) counts[stateOfProxy(row, userId)]++
       return { data: counts }
     },
   )
@@ -229,15 +227,7 @@ export const biddingRoutes: FastifyPluginAsyncZod<BiddingRouteOptions> = async (
       const now = clock.now()
       const items = (await mine.lotsBidOn(userId)).map((row) => {
         const card = toLotCard(row, now)
-        const leads = row.leader_id === userId
-        const state =
-          card.status === 'sold' || card.status === 'unsold'
-            ? card.status === 'sold' && leads
-              ? ('won' as const)
-              : ('lost' as const)
-            : leads
-              ? ('leading' as const)
-              : ('outbid' as const)
+        const state = tradeState(card.status, row.leader_id === userId)
         return { ...card, state, myHighest: row.my_highest ?? 0 }
       })
       return {

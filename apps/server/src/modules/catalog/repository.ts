@@ -196,13 +196,6 @@ export class CatalogRepository {
     return rows.map((r) => r.id)
   }
 
-  async userExists(id: number): Promise<boolean> {
-    return (
-      (await this.db.selectFrom('users').select('id').where('id', '=', id).executeTakeFirst()) !==
-      undefined
-    )
-  }
-
   /** No users, specials or mall items yet: a fresh database the demo may fill. */
   async isEmpty(): Promise<boolean> {
     const [user, special, item] = await Promise.all([

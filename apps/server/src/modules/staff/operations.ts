@@ -7,6 +7,7 @@ import type { Clock } from '../../platform/clock'
 import { AppError } from '../../platform/errors'
 import type { CatalogRepository } from '../catalog/repository'
 import type { LedgerService } from '../ledger/service'
+import type { PassportRepository } from '../passport/repository'
 
 const Fen = z.number().int().positive().max(100_000_000_000)
 const Iso = z.iso.datetime({ offset: true })
@@ -53,13 +54,14 @@ const MallItemBody = z.object({
 
 export interface OperationsOptions {
   catalog: CatalogRepository
+  users: PassportRepository
   ledger: LedgerService
   clock: Clock
 }
 
 /** Operator calls of DESIGN §9: set up auctions and the mall, record deposits. */
 export const operationsRoutes: FastifyPluginAsyncZod<OperationsOptions> = async (app, opts) => {
-  const { catalog, ledger, clock } = opts
+  const { catalog, users, ledger, clock } = opts
   const tags = ['staff']
 
   app.post(
@@ -204,7 +206,7 @@ export const operationsRoutes: FastifyPluginAsyncZod<OperationsOptions> = async 
       },
     },
     async (request) => {
-      if (!(await catalog.userExists(request.params.userId))) throw new AppError('NOT_FOUND')
+      if (!(await users.findUser(request.params.userId))) throw new AppError('NOT_FOUND')
       return {
         data: await ledger.creditDeposit(
           request.params.userId,
