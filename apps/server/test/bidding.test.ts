@@ -412,6 +412,14 @@ describe.each(databases)('bidding over HTTP on $name', (kind) => {
     }
   })
 
+  it('lets a leader raise their proxy when the increment table is due for a re-read', async () => {
+    const lotId = await createLot(t)
+    await bid(alice, lotId, 2_000 * YUAN, true)
+    t.clock.advance(11_000) // the cached table is stale: the next bid re-reads it
+    const raise = await bid(alice, lotId, 3_000 * YUAN, true)
+    expect(raise.json().data).toMatchObject({ leading: true, myMax: 3_000 * YUAN })
+  })
+
   it('keeps one lot consistent under 50 concurrent signed bidders', async () => {
     const lotId = await createLot(t, {
       startPrice: 100 * YUAN,

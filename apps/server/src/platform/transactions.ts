@@ -18,6 +18,9 @@ const isRetryable = (error: unknown): boolean =>
  * SQLite takes the write lock up front (`BEGIN IMMEDIATE`, so two bids never both read then both
  * write); PostgreSQL relies on the row locks the work takes (`SELECT … FOR UPDATE`) and the whole
  * transaction is retried on a serialisation failure or deadlock (40001 / 40P01).
+ *
+ * Inside `work`, query only through `tx`: SQLite has one connection, and a query on the outer
+ * `db` would wait for it forever (bidding.test.ts guards the case that once did).
  */
 export async function writeTransaction<T>(
   database: Database,

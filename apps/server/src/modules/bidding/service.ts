@@ -57,7 +57,10 @@ export class BiddingService {
 
   async bid(userId: number, request: BidRequest, idempotencyKey?: string): Promise<BidResult> {
     const hash = requestHash(request)
-    await this.refuseIfStale(userId, request, idempotencyKey)
+    // Read before the transaction: on SQLite a query outside it would wait for the connection
+    // the transaction holds.
+    const steps = await this.steps()
+    await this.refuseIfStale(userId, request, steps, idempotencyKey)
     const outcome = await writeTransaction(this.database, async (tx) => {
       const now = this.clock.now()
       const lot = await this.repo.lockLot(tx, request.lotId)
@@ -76,7 +79,7 @@ export class BiddingService {
       const result = placeBid(
         toState(lot, before),
         { userId, amount: request.amount, proxy: request.proxy, at: now },
-        { steps: await this.steps() },
+        { steps },
       )
       if (!result.ok) {
         const { ok: _ok, code, ...details } = result
@@ -156,13 +159,18 @@ export class BiddingService {
    * Only for a bidder who does not lead (a leader's minimum depends on their proxy) and never for
    * a retry whose first attempt succeeded (that one is replayed inside the transaction).
    */
-  private async refuseIfStale(userId: number, request: BidRequest, idempotencyKey?: string) {
+  private async refuseIfStale(
+    userId: number,
+    request: BidRequest,
+    steps: PriceStep[],
+    idempotencyKey?: string,
+  ) {
     const lot = await this.repo.peekLot(this.database.db, request.lotId)
     if (!lot || lot.status !== 'open' || lot.leaderId === userId) return
     const result = placeBid(
       toState(lot, []),
       { userId, amount: request.amount, proxy: request.proxy, at: this.clock.now() },
-      { steps: await this.steps() },
+      { steps },
     )
     if (result.ok || result.code !== 'BID_TOO_LOW') return
     if (
