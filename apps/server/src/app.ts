@@ -49,7 +49,7 @@ export interface AppOptions {
   webDist: string
   logger?: FastifyServerOptions['logger']
   /** Per-window limits; tests raise them, production keeps the defaults. */
-  rateLimit?: { sms: number; login: number; staffLogin: number }
+  rateLimit?: { sms: number; smsPerCaller: number; login: number; staffLogin: number }
   nonces?: NonceStore
   trustProxy?: boolean | number | string
   /** In-process by default; production passes the Redis-backed bus. */
@@ -140,7 +140,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         : new MemoryNonceStore(clock)),
     findSession: (id) => passportRepo.findSession(id),
   }
-  const limits = options.rateLimit ?? { sms: 5, login: 20, staffLogin: 10 }
+  const limits = options.rateLimit ?? { sms: 5, smsPerCaller: 30, login: 20, staffLogin: 10 }
   const catalogRepo = new CatalogRepository(database.db)
   const bus = options.bus ?? new InProcessEventBus()
   app.decorate('bus', bus)

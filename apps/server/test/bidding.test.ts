@@ -245,6 +245,17 @@ describe.each(databases)('bidding over HTTP on $name', (kind) => {
     expect(reused.json().code).toBe('IDEMPOTENCY_KEY_REUSED')
   })
 
+  it('replays concurrent retries of one Idempotency-Key instead of bidding twice', async () => {
+    const lotId = await createLot(t)
+    const key = { 'idempotency-key': `bid-${lotId}-concurrent` }
+    const results = await Promise.all(
+      [1, 2, 3].map(() => bid(carol, lotId, 1_000 * YUAN, true, key)),
+    )
+    for (const res of results) expect(res.statusCode).toBe(200)
+    expect(new Set(results.map((r) => r.body)).size).toBe(1)
+    expect(await history(lotId)).toHaveLength(1)
+  })
+
   it('closes lots: sold with an order (price + 10% fee, due in 3 days), unsold below the reserve', async () => {
     const sold = await createLot(t, { endsAt: t.clock.now() + 10 * MINUTE })
     const unsold = await createLot(t, {

@@ -187,7 +187,9 @@ describe.each(databases)('passport sign-in on $name', (kind) => {
 describe('sign-in rate limits', () => {
   it('limits SMS requests per number and caller with the default limits', async () => {
     const [sqlite] = databases
-    const t = await createTestApp(sqlite!, { rateLimit: { sms: 5, login: 20, staffLogin: 10 } })
+    const t = await createTestApp(sqlite!, {
+      rateLimit: { sms: 5, smsPerCaller: 12, login: 20, staffLogin: 10 },
+    })
     try {
       const mobile = nextMobile()
       const statuses: number[] = []
@@ -198,8 +200,8 @@ describe('sign-in rate limits', () => {
       }
       expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200])
       expect(statuses.slice(5)).toEqual([429, 429])
-      // Other numbers from the same caller are counted on their own.
-      for (let i = 0; i < 6; i++) {
+      // Other numbers from the same caller are counted on their own…
+      for (let i = 0; i < 5; i++) {
         const other = await t.call({
           method: 'POST',
           path: '/passport/sms',
@@ -207,6 +209,14 @@ describe('sign-in rate limits', () => {
         })
         expect(other.statusCode).toBe(200)
       }
+      // …up to the caller's own cap across numbers (12 requests an hour here).
+      const capped = await t.call({
+        method: 'POST',
+        path: '/passport/sms',
+        body: { mobile: nextMobile() },
+      })
+      expect(capped.statusCode).toBe(429)
+      expect(capped.json().code).toBe('RATE_LIMITED')
     } finally {
       await t.close()
     }

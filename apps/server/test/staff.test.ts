@@ -180,6 +180,30 @@ describe.each(databases)('staff sign-in on $name', (kind) => {
       )
     })
 
+    it('credits a deposit once for a double-submitted Idempotency-Key', async () => {
+      const user = await t.signIn()
+      const submit = () =>
+        t.inject({
+          method: 'POST',
+          url: `/svc/main/admin/users/${user.userId}/quota`,
+          cookies: { staff_sid: cookie },
+          headers: { 'idempotency-key': `deposit-${user.userId}-counter-1` },
+          payload: { amount: 200_000 },
+        })
+      const results = await Promise.all([submit(), submit(), submit()])
+      for (const res of results) expect(res.json()).toEqual({ data: { quota: 200_000 } })
+      const stats = await t.call({ method: 'GET', path: '/user/@statistics', as: user })
+      expect(stats.json().data.quota).toBe(200_000)
+      const other = await t.inject({
+        method: 'POST',
+        url: `/svc/main/admin/users/${user.userId}/quota`,
+        cookies: { staff_sid: cookie },
+        headers: { 'idempotency-key': `deposit-${user.userId}-counter-1` },
+        payload: { amount: 300_000 },
+      })
+      expect(other.statusCode).toBe(422)
+    })
+
     it('refuses all of it without a staff session', async () => {
       const res = await t.inject({
         method: 'POST',

@@ -61,7 +61,7 @@ export async function createTestApp(
     sms,
     env: 'development',
     webDist: '/nonexistent',
-    rateLimit: { sms: 1000, login: 1000, staffLogin: 1000 },
+    rateLimit: { sms: 1000, smsPerCaller: 10_000, login: 1000, staffLogin: 1000 },
     ...overrides,
   })
   await app.ready()

@@ -221,36 +221,6 @@ export class BiddingRepository {
     }
   }
 
-  findIdempotent(tx: Tx, userId: number, key: string) {
-    return tx
-      .selectFrom('idempotency_keys')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('key', '=', key)
-      .executeTakeFirst()
-  }
-
-  async saveIdempotent(
-    tx: Tx,
-    row: { userId: number; key: string; hash: string; status: number; body: string; now: number },
-  ): Promise<void> {
-    await tx
-      .insertInto('idempotency_keys')
-      .values({
-        user_id: row.userId,
-        key: row.key,
-        request_hash: row.hash,
-        status: row.status,
-        body: row.body,
-        created_at: row.now,
-      })
-      .execute()
-  }
-
-  async purgeIdempotent(tx: Tx, before: number): Promise<void> {
-    await tx.deleteFrom('idempotency_keys').where('created_at', '<', before).execute()
-  }
-
   myMax(tx: Tx, lotId: number, userId: number) {
     return tx
       .selectFrom('proxies')

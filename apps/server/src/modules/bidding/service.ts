@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto'
 import type { BidRequest, BidResult } from '@numisma/contracts/bidding'
 import { cancelProxy, type LotState, placeBid } from '@numisma/domain/bid-engine'
 import type { PriceStep } from '@numisma/domain/increments'
@@ -9,19 +8,15 @@ import type { Clock } from '../../platform/clock'
 import type { Database } from '../../platform/db'
 import { AppError } from '../../platform/errors'
 import type { EventBus } from '../../platform/event-bus'
+import { IdempotencyStore, requestHash } from '../../platform/idempotency'
 import { writeTransaction, type Tx } from '../../platform/transactions'
 import { maskBidder } from './mask'
 import { BiddingReads } from './reads-repository'
 import { BiddingRepository, type LockedLot } from './repository'
 
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
-
 export interface BiddingOptions {
   quotaMultiplier: number
 }
-
-const requestHash = (body: unknown): string =>
-  createHash('sha256').update(JSON.stringify(body)).digest('hex')
 
 function toState(lot: LockedLot, proxies: LotState['proxies']): LotState {
   return {
@@ -44,6 +39,7 @@ function toState(lot: LockedLot, proxies: LotState['proxies']): LotState {
 export class BiddingService {
   private readonly repo: BiddingRepository
   private readonly reads: BiddingReads
+  private readonly idempotency = new IdempotencyStore()
 
   constructor(
     private readonly database: Database,
@@ -66,12 +62,8 @@ export class BiddingService {
       const lot = await this.repo.lockLot(tx, request.lotId)
       // After the lot lock, so a concurrent retry with the same key waits and then replays.
       if (idempotencyKey) {
-        const seen = await this.repo.findIdempotent(tx, userId, idempotencyKey)
-        if (seen && seen.created_at > now - IDEMPOTENCY_TTL_MS) {
-          if (seen.request_hash !== hash) throw new AppError('IDEMPOTENCY_KEY_REUSED')
-          return { kind: 'replay' as const, response: JSON.parse(seen.body) as BidResult }
-        }
-        if (seen) await this.repo.purgeIdempotent(tx, now - IDEMPOTENCY_TTL_MS)
+        const claim = await this.idempotency.claim<BidResult>(tx, userId, idempotencyKey, hash, now)
+        if (claim.kind === 'replay') return { kind: 'replay' as const, response: claim.result }
       }
       if (!lot) throw new AppError('NOT_FOUND', { lotId: request.lotId })
       if (lot.status !== 'open') throw new AppError('LOT_CLOSED')
@@ -103,16 +95,7 @@ export class BiddingService {
         leading: result.leading,
         myMax: mine ? mine.max : null,
       }
-      if (idempotencyKey) {
-        await this.repo.saveIdempotent(tx, {
-          userId,
-          key: idempotencyKey,
-          hash,
-          status: 200,
-          body: JSON.stringify(response),
-          now,
-        })
-      }
+      if (idempotencyKey) await this.idempotency.complete(tx, userId, idempotencyKey, response)
       const leader = state.leaderId === null ? null : await this.displayOf(tx, state.leaderId)
       return {
         kind: 'placed' as const,
@@ -173,10 +156,7 @@ export class BiddingService {
       { steps },
     )
     if (result.ok || result.code !== 'BID_TOO_LOW') return
-    if (
-      idempotencyKey &&
-      (await this.repo.findIdempotent(this.database.db, userId, idempotencyKey))
-    ) {
+    if (idempotencyKey && (await this.idempotency.find(this.database.db, userId, idempotencyKey))) {
       return
     }
     throw new AppError('BID_TOO_LOW', { minimum: result.minimum })

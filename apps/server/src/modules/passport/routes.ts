@@ -10,11 +10,12 @@ import type { CookieSerializeOptions } from '@fastify/cookie'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import { AppError } from '../../platform/errors'
 import type { LoginOutcome, PassportService } from './service'
 
 export interface PassportRouteOptions {
   service: PassportService
-  rateLimit: { sms: number; login: number }
+  rateLimit: { sms: number; smsPerCaller: number; login: number }
 }
 
 const secure = (request: FastifyRequest): boolean => request.protocol === 'https'
@@ -53,10 +54,23 @@ const perMobile = (request: FastifyRequest): string => {
 
 export const passportRoutes: FastifyPluginAsyncZod<PassportRouteOptions> = async (app, opts) => {
   const { service } = opts
+  const smsPerCaller = app.createRateLimit({
+    max: opts.rateLimit.smsPerCaller,
+    timeWindow: '1 hour',
+    keyGenerator: (request) => `sms-caller:${request.ip}`,
+  })
 
   app.post(
     '/passport/sms',
     {
+      // Also per caller across numbers: texts cost money, and a script could send to many numbers.
+      // (The plugin runs one limiter per request, so this second one is checked by hand.)
+      onRequest: async (request) => {
+        const limit = await smsPerCaller(request)
+        if (!limit.isAllowed && limit.isExceeded) {
+          throw new AppError('RATE_LIMITED', { retryAfterSeconds: limit.ttlInSeconds })
+        }
+      },
       config: {
         // preHandler: the key needs the parsed body (the mobile number).
         rateLimit: {

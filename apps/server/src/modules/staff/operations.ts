@@ -1,4 +1,5 @@
 import { dataSchema } from '@numisma/contracts/api'
+import { HEADER } from '@numisma/contracts/signing'
 import { isOnGrid, nearestOnGrid } from '@numisma/domain/increments'
 import { staggeredEnd } from '@numisma/domain/soft-close'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
@@ -201,17 +202,31 @@ export const operationsRoutes: FastifyPluginAsyncZod<OperationsOptions> = async 
         tags,
         summary: "Credit a user's deposit (paid at the counter)",
         params: z.object({ userId: z.coerce.number().int().positive() }),
+        headers: z
+          .object({
+            [HEADER.idempotencyKey]: z
+              .string()
+              .min(8)
+              .max(128)
+              .regex(/^[\w-]+$/)
+              .optional(),
+          })
+          .loose(),
         body: z.object({ amount: Fen, memo: z.string().max(200).default('counter deposit') }),
         response: { 200: dataSchema(z.object({ quota: z.number().int() })) },
       },
     },
     async (request) => {
       if (!(await users.findUser(request.params.userId))) throw new AppError('NOT_FOUND')
+      const key = request.headers[HEADER.idempotencyKey]
+      const staffId = request.staff?.staffId ?? 0
       return {
         data: await ledger.creditDeposit(
           request.params.userId,
           request.body.amount,
           request.body.memo,
+          // Staff keys live apart from users' (negative owner ids).
+          typeof key === 'string' ? { owner: -staffId, key } : undefined,
         ),
       }
     },
