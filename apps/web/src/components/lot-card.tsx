@@ -11,13 +11,20 @@ import { Price } from './price'
 export const isLotClosed = (lot: Pick<LotCardData, 'status'>): boolean =>
   lot.status === 'sold' || lot.status === 'unsold'
 
+/** Which price a lot shows: hammer, last, current or start (i18n key). */
+export function priceLabelKey(
+  lot: Pick<LotCardData, 'status' | 'price'>,
+): 'lot.soldPrice' | 'lot.lastPrice' | 'lot.currentPrice' | 'lot.startPrice' {
+  if (isLotClosed(lot)) return lot.status === 'sold' ? 'lot.soldPrice' : 'lot.lastPrice'
+  return lot.price !== null ? 'lot.currentPrice' : 'lot.startPrice'
+}
+
 /**
  * A lot in a list: photo, title, grade, current (or start) price, bids and its countdown; `extra`
  * adds lines of the caller's own (my highest bid, my proxy maximum) under them.
  */
 export function LotCard({ lot, extra }: { lot: LotCardData; extra?: ReactNode }) {
   const { t } = useTranslation()
-  const hasBids = lot.price !== null
   const closed = isLotClosed(lot)
   return (
     <Link className="lot-card" to={`/productDetail?id=${lot.id}`} data-lot-id={lot.id}>
@@ -29,15 +36,7 @@ export function LotCard({ lot, extra }: { lot: LotCardData; extra?: ReactNode })
         <h3 className="lot-card-title">{lot.title}</h3>
         <GradeBadge gradeCode={lot.gradeCode} gradingService={lot.gradingService} />
         <div className="lot-card-price">
-          <span className="lot-card-price-label">
-            {closed
-              ? lot.status === 'sold'
-                ? t('lot.soldPrice')
-                : t('lot.lastPrice')
-              : hasBids
-                ? t('lot.currentPrice')
-                : t('lot.startPrice')}
-          </span>
+          <span className="lot-card-price-label">{t(priceLabelKey(lot))}</span>
           <Price
             fen={lot.price ?? lot.startPrice}
             size="md"
@@ -66,6 +65,17 @@ export function LotCardSkeleton() {
       <div className="lot-card-info">
         <Skeleton.Paragraph lineCount={3} animated />
       </div>
+    </div>
+  )
+}
+
+/** A list's placeholder while its first page loads. */
+export function LotListSkeleton({ count }: { count: number }) {
+  return (
+    <div className="lot-list">
+      {Array.from({ length: count }, (_, i) => (
+        <LotCardSkeleton key={i} />
+      ))}
     </div>
   )
 }

@@ -8,7 +8,7 @@ import { Button, Dialog, Tag } from 'antd-mobile'
 import { AddOutline, MinusOutline } from 'antd-mobile-icons'
 import { useTranslation } from 'react-i18next'
 import { useLocation, useNavigate } from 'react-router'
-import { isLotClosed } from '../../../components/lot-card'
+import { isLotClosed, priceLabelKey } from '../../../components/lot-card'
 import { Price } from '../../../components/price'
 import { readSession } from '../../../lib/cookies'
 import { signInUrl } from '../../../lib/guard'
@@ -34,7 +34,6 @@ export function BidBar({ lot }: { lot: LotDetail }) {
   const signedIn = readSession() !== null
   const history = useBidHistory(signedIn ? lot.id : undefined)
   const closed = isLotClosed(lot)
-  const hasBids = lot.price !== null
   const everBid = history.data?.some((record) => record.mine) ?? false
 
   const signIn = () => window.location.assign(signInUrl(location.pathname + location.search))
@@ -43,15 +42,7 @@ export function BidBar({ lot }: { lot: LotDetail }) {
     <div className="bid-bar" data-testid="bid-bar" data-lot-id={lot.id}>
       <div className="bid-bar-head">
         <div className="bid-bar-price">
-          <span className="bid-bar-label">
-            {closed
-              ? lot.status === 'sold'
-                ? t('lot.soldPrice')
-                : t('lot.lastPrice')
-              : hasBids
-                ? t('lot.currentPrice')
-                : t('lot.startPrice')}
-          </span>
+          <span className="bid-bar-label">{t(priceLabelKey(lot))}</span>
           <Price fen={lot.price ?? lot.startPrice} size="md" className="bid-bar-current" />
           <span className="bid-bar-count" data-testid="bid-count">
             {t('bid.bidCount', { count: lot.bidCount })}

@@ -7,7 +7,7 @@ import { useSearchParams } from 'react-router'
 import { EmptyState } from '../../../components/empty-state'
 import { InfiniteListEnd } from '../../../components/infinite-list-end'
 import { LoadFailed } from '../../../components/load-failed'
-import { LotCard, LotCardSkeleton } from '../../../components/lot-card'
+import { LotCard, LotListSkeleton } from '../../../components/lot-card'
 import { MallCard, MallCardSkeleton } from '../../../components/mall-card'
 import { PageFrame } from '../../../components/page-frame'
 import { fetchNextOrThrow } from '../../catalog/api/fetch-next'
@@ -139,13 +139,7 @@ function LotResults({ state }: { state: SearchState }) {
   const { t } = useTranslation()
   const query = useSearchLots(toSearchParams(state), 'GET_LIST_FAILED')
   if (query.isPending) {
-    return (
-      <div className="lot-list">
-        {Array.from({ length: 5 }, (_, i) => (
-          <LotCardSkeleton key={i} />
-        ))}
-      </div>
-    )
+    return <LotListSkeleton count={5} />
   }
   if (query.isError && !query.data) return <LoadFailed onRetry={() => query.refetch()} />
   const lots = query.data.pages.flatMap((p) => p.data)

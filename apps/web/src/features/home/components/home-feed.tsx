@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { EmptyState } from '../../../components/empty-state'
 import { InfiniteListEnd } from '../../../components/infinite-list-end'
 import { LoadFailed } from '../../../components/load-failed'
-import { LotCard, LotCardSkeleton } from '../../../components/lot-card'
+import { LotCard, LotListSkeleton } from '../../../components/lot-card'
 import { MallCard, MallCardSkeleton } from '../../../components/mall-card'
 import { fetchNextOrThrow } from '../../catalog/api/fetch-next'
 import { useSearchLots } from '../../catalog/api/search-lots'
@@ -40,13 +40,7 @@ function BuyingList() {
   const { t } = useTranslation()
   const query = useSearchLots(BUYING_PARAMS, 'GET_BUYING_FAILED')
   if (query.isPending) {
-    return (
-      <div className="lot-list">
-        {Array.from({ length: 4 }, (_, i) => (
-          <LotCardSkeleton key={i} />
-        ))}
-      </div>
-    )
+    return <LotListSkeleton count={4} />
   }
   if (query.isError && !query.data) return <LoadFailed onRetry={() => query.refetch()} />
   const lots = query.data.pages.flatMap((p) => p.data)
