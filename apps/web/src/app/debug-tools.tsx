@@ -23,8 +23,8 @@ export function DebugTools() {
   useEffect(() => {
     void import('eruda').then(({ default: eruda }) => {
       eruda.init({ defaults: { displaySize: 50 } })
-      // Keep the console's entry button clear of the tab bar.
-      eruda.position({ x: 12, y: window.innerHeight - 180 })
+      // Keep the console's entry button clear of the tab bar and the bid bar (all three can be dragged).
+      eruda.position({ x: 12, y: window.innerHeight - 360 })
     })
   }, [])
 
@@ -40,7 +40,7 @@ export function DebugTools() {
         className="debug-bubble debug-refresh"
         axis="xy"
         magnetic="x"
-        style={{ ...BUBBLE, '--initial-position-bottom': '172px' }}
+        style={{ ...BUBBLE, '--initial-position-bottom': '360px' }}
         onClick={() => window.location.reload()}
       >
         <RedoOutline fontSize={20} aria-label={t('debug.refresh')} />
@@ -49,7 +49,7 @@ export function DebugTools() {
         className="debug-bubble debug-logout"
         axis="xy"
         magnetic="x"
-        style={{ ...BUBBLE, '--initial-position-bottom': '124px' }}
+        style={{ ...BUBBLE, '--initial-position-bottom': '312px' }}
         onClick={() => void signOut()}
       >
         <CloseCircleOutline fontSize={20} aria-label={t('debug.logout')} />
