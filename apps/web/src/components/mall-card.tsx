@@ -41,3 +41,14 @@ export function MallCardSkeleton() {
     </div>
   )
 }
+
+/** The mall grid's placeholder while its first page loads. */
+export function MallGridSkeleton({ count }: { count: number }) {
+  return (
+    <div className="mall-grid">
+      {Array.from({ length: count }, (_, i) => (
+        <MallCardSkeleton key={i} />
+      ))}
+    </div>
+  )
+}

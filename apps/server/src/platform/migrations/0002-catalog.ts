@@ -1,7 +1,21 @@
-import type { Kysely } from 'kysely'
+import { DEFAULT_PRICE_STEPS } from '@numisma/domain/increments'
+import type { CreateTableBuilder, Kysely } from 'kysely'
 import type { MigrationContext } from './index'
 
-import { DEFAULT_PRICE_STEPS } from '@numisma/domain/increments'
+/** The descriptive columns lots and mall items share (the facts a collector reads). */
+function itemColumns<T extends string, C extends string>(table: CreateTableBuilder<T, C>) {
+  return table
+    .addColumn('title', 'text', (c) => c.notNull())
+    .addColumn('subtitle', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('images', 'text', (c) => c.notNull().defaultTo('[]'))
+    .addColumn('grade_code', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('grading_service', 'text')
+    .addColumn('cert_no', 'text')
+    .addColumn('year', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('denomination', 'text', (c) => c.notNull().defaultTo(''))
+    .addColumn('material', 'text', (c) => c.notNull().defaultTo(''))
+}
 
 /**
  * The catalogue: categories, the mall category tree, banners, specials, lots (with their bid
@@ -47,20 +61,11 @@ export function catalog({ id, time }: MigrationContext) {
         .execute()
       await db.schema.createIndex('specials_ends').on('specials').column('ends_at').execute()
 
-      await id(db.schema.createTable('lots'))
+      const lots = id(db.schema.createTable('lots'))
         .addColumn('special_id', 'integer', (c) => c.notNull().references('specials.id'))
         .addColumn('lot_no', 'integer', (c) => c.notNull())
         .addColumn('category_id', 'integer', (c) => c.references('categories.id'))
-        .addColumn('title', 'text', (c) => c.notNull())
-        .addColumn('subtitle', 'text', (c) => c.notNull().defaultTo(''))
-        .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
-        .addColumn('images', 'text', (c) => c.notNull().defaultTo('[]'))
-        .addColumn('grade_code', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('grading_service', 'text')
-        .addColumn('cert_no', 'text')
-        .addColumn('year', 'text', (c) => c.notNull().defaultTo(''))
-        .addColumn('denomination', 'text', (c) => c.notNull().defaultTo(''))
-        .addColumn('material', 'text', (c) => c.notNull().defaultTo(''))
+      await itemColumns(lots)
         .addColumn('start_price', time, (c) => c.notNull())
         .addColumn('reserve_price', time)
         .addColumn('starts_at', time, (c) => c.notNull())
@@ -99,19 +104,10 @@ export function catalog({ id, time }: MigrationContext) {
         .values(DEFAULT_PRICE_STEPS.map((s) => ({ from_amount: s.from, step: s.step })))
         .execute()
 
-      await id(db.schema.createTable('mall_items'))
+      const mallItems = id(db.schema.createTable('mall_items'))
         .addColumn('product_no', 'text', (c) => c.notNull().unique())
         .addColumn('category_id', 'integer', (c) => c.references('mall_categories.id'))
-        .addColumn('title', 'text', (c) => c.notNull())
-        .addColumn('subtitle', 'text', (c) => c.notNull().defaultTo(''))
-        .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
-        .addColumn('images', 'text', (c) => c.notNull().defaultTo('[]'))
-        .addColumn('grade_code', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('grading_service', 'text')
-        .addColumn('cert_no', 'text')
-        .addColumn('year', 'text', (c) => c.notNull().defaultTo(''))
-        .addColumn('denomination', 'text', (c) => c.notNull().defaultTo(''))
-        .addColumn('material', 'text', (c) => c.notNull().defaultTo(''))
+      await itemColumns(mallItems)
         .addColumn('price', time, (c) => c.notNull())
         .addColumn('stock', 'integer', (c) => c.notNull())
         .addColumn('sold', 'integer', (c) => c.notNull().defaultTo(0))

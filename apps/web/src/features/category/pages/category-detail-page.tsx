@@ -8,7 +8,7 @@ import { EmptyState } from '../../../components/empty-state'
 import { InfiniteListEnd } from '../../../components/infinite-list-end'
 import { LoadFailed } from '../../../components/load-failed'
 import { LotCard, LotListSkeleton } from '../../../components/lot-card'
-import { MallCard, MallCardSkeleton } from '../../../components/mall-card'
+import { MallCard, MallGridSkeleton } from '../../../components/mall-card'
 import { PageFrame } from '../../../components/page-frame'
 import { fetchNextOrThrow } from '../../catalog/api/fetch-next'
 import { useCategories } from '../../catalog/api/get-categories'
@@ -164,13 +164,7 @@ function MallResults({ state }: { state: SearchState }) {
   const { t } = useTranslation()
   const query = useSearchMallItems(toSearchParams(state))
   if (query.isPending) {
-    return (
-      <div className="mall-grid">
-        {Array.from({ length: 4 }, (_, i) => (
-          <MallCardSkeleton key={i} />
-        ))}
-      </div>
-    )
+    return <MallGridSkeleton count={4} />
   }
   if (query.isError && !query.data) return <LoadFailed onRetry={() => query.refetch()} />
   const items = query.data.pages.flatMap((p) => p.data)

@@ -5,7 +5,7 @@ import { EmptyState } from '../../../components/empty-state'
 import { InfiniteListEnd } from '../../../components/infinite-list-end'
 import { LoadFailed } from '../../../components/load-failed'
 import { LotCard, LotListSkeleton } from '../../../components/lot-card'
-import { MallCard, MallCardSkeleton } from '../../../components/mall-card'
+import { MallCard, MallGridSkeleton } from '../../../components/mall-card'
 import { fetchNextOrThrow } from '../../catalog/api/fetch-next'
 import { useSearchLots } from '../../catalog/api/search-lots'
 import { useSearchMallItems } from '../../catalog/api/search-mall-items'
@@ -62,13 +62,7 @@ function MallList() {
   const { t } = useTranslation()
   const query = useSearchMallItems(MALL_PARAMS)
   if (query.isPending) {
-    return (
-      <div className="mall-grid">
-        {Array.from({ length: 4 }, (_, i) => (
-          <MallCardSkeleton key={i} />
-        ))}
-      </div>
-    )
+    return <MallGridSkeleton count={4} />
   }
   if (query.isError && !query.data) return <LoadFailed onRetry={() => query.refetch()} />
   const items = query.data.pages.flatMap((p) => p.data)
