@@ -60,7 +60,7 @@ export const en: Messages = {
   },
   ucenter: {
     balance: 'Balance',
-    quota: 'Bidding quota',
+    quota: 'Deposit',
     yuan: '¥',
     orders: 'My orders',
     allOrders: 'All orders',
