@@ -190,7 +190,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await main.register(catalogRoutes, {
         service: new CatalogService(catalogRepo, clock),
         clock,
-        myMaxOf: (lotId, userId) => bidding.myMax(lotId, userId),
+        viewerOf: (lotId, userId) => bidding.stakeIn(lotId, userId),
       })
       await main.register(biddingRoutes, {
         service: bidding,

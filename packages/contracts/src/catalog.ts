@@ -72,6 +72,10 @@ export const LotDetailSchema = LotCardSchema.extend({
   leading: z.boolean(),
   /** The caller's proxy maximum on this lot, if any. */
   myMax: z.number().int().nullable(),
+  /** The caller won this lot (status `sold`, caller the winner); false for anonymous callers. */
+  won: z.boolean().default(false),
+  /** The winner's auction order for this lot, shown to the winner only. */
+  orderId: z.number().int().nullable().default(null),
   softCloseWindowSeconds: z.number().int(),
   softCloseExtendSeconds: z.number().int(),
 })

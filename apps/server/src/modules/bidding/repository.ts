@@ -230,6 +230,16 @@ export class BiddingRepository {
       .executeTakeFirst()
   }
 
+  auctionOrderOf(tx: Tx, lotId: number, userId: number) {
+    return tx
+      .selectFrom('orders')
+      .select('id')
+      .where('lot_id', '=', lotId)
+      .where('user_id', '=', userId)
+      .where('kind', '=', 'auction')
+      .executeTakeFirst()
+  }
+
   leaderDisplay(tx: Tx, userId: number) {
     return tx.selectFrom('users').select('display').where('id', '=', userId).executeTakeFirst()
   }

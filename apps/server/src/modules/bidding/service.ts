@@ -177,9 +177,19 @@ export class BiddingService {
     return { lotId, cancelled: true }
   }
 
-  async myMax(lotId: number, userId: number): Promise<number | null> {
-    const row = await this.repo.myMax(this.database.db, lotId, userId)
-    return row && row.active === 1 ? row.max_amount : null
+  /** The caller's stake in a lot: their active proxy maximum, and their order if they won it. */
+  async stakeIn(
+    lotId: number,
+    userId: number,
+  ): Promise<{ myMax: number | null; orderId: number | null }> {
+    const [proxy, order] = await Promise.all([
+      this.repo.myMax(this.database.db, lotId, userId),
+      this.repo.auctionOrderOf(this.database.db, lotId, userId),
+    ])
+    return {
+      myMax: proxy && proxy.active === 1 ? proxy.max_amount : null,
+      orderId: order?.id ?? null,
+    }
   }
 
   private readonly displayNames = new Map<number, string>()

@@ -65,6 +65,8 @@ export interface LotViewer {
   userId: number | null
   /** The viewer's proxy maximum on this lot, when they have one. */
   myMax: number | null
+  /** The viewer's auction order for this lot, when they won it. */
+  orderId: number | null
 }
 
 export function toLotDetail(
@@ -76,14 +78,19 @@ export function toLotDetail(
   now: number,
   viewer: LotViewer,
 ): LotDetail {
+  const card = toLotCard(row, now)
+  const isViewer = viewer.userId !== null && row.leader_id === viewer.userId
   return {
-    ...toLotCard(row, now),
+    ...card,
     specialTitle: row.special_title,
     ...itemFacts(row),
     hasReserve: row.reserve_price !== null,
     reserveMet: reserveMet(timing(row)),
-    leading: viewer.userId !== null && row.leader_id === viewer.userId,
+    // Leading is a live state; a closed lot is won or lost.
+    leading: card.status === 'live' && isViewer,
     myMax: viewer.myMax,
+    won: card.status === 'sold' && isViewer,
+    orderId: card.status === 'sold' && isViewer ? viewer.orderId : null,
     softCloseWindowSeconds: row.soft_close_window_seconds,
     softCloseExtendSeconds: row.soft_close_extend_seconds,
   }

@@ -24,8 +24,11 @@ const IdParams = z.object({
 export interface CatalogRouteOptions {
   service: CatalogService
   clock: Clock
-  /** The caller's proxy maximum on a lot; provided by the bidding module when it exists. */
-  myMaxOf?: (lotId: number, userId: number) => Promise<number | null>
+  /** The caller's stake in a lot (proxy maximum, winner's order), from the bidding module. */
+  viewerOf: (
+    lotId: number,
+    userId: number,
+  ) => Promise<{ myMax: number | null; orderId: number | null }>
 }
 
 /** Spec §7 "Home and info" and the item pages. Anonymous callers may read all of it. */
@@ -123,9 +126,11 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRouteOptions> = async (
     async (request) => {
       const caller = request.caller
       const userId = caller?.kind === 'user' ? caller.userId : null
-      const myMax =
-        userId !== null && opts.myMaxOf ? await opts.myMaxOf(request.params.id, userId) : null
-      return { data: await service.lot(request.params.id, { userId, myMax }) }
+      const stake =
+        userId === null
+          ? { myMax: null, orderId: null }
+          : await opts.viewerOf(request.params.id, userId)
+      return { data: await service.lot(request.params.id, { userId, ...stake }) }
     },
   )
 

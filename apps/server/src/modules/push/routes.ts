@@ -1,5 +1,5 @@
 import { COOKIE } from '@numisma/contracts/cookies'
-import { PushSubscribeSchema } from '@numisma/contracts/bidding'
+import { PushSubscribeSchema } from '@numisma/contracts/push'
 import type { FastifyPluginAsync } from 'fastify'
 import type { Clock } from '../../platform/clock'
 import { sha256Hex } from '../../platform/crypto'

@@ -1,0 +1,56 @@
+import { z } from 'zod'
+import { LotStatusSchema } from './catalog'
+
+/**
+ * Messages on the push WebSocket `/svc/push/ws` (DESIGN §4 "Realtime", §9). The client subscribes
+ * to lots; the server sends lot updates, an outbid notice to the user who lost the lead, and an
+ * ending-soon reminder to a user watching a lot.
+ */
+export const PUSH_MAX_LOTS_PER_SUBSCRIBE = 200
+
+export const PushSubscribeSchema = z.object({
+  type: z.literal('subscribe'),
+  lotIds: z.array(z.number().int().positive()).max(PUSH_MAX_LOTS_PER_SUBSCRIBE),
+})
+export type PushSubscribe = z.infer<typeof PushSubscribeSchema>
+
+export const PushLotSchema = z.object({
+  type: z.literal('lot'),
+  lotId: z.number().int(),
+  price: z.number().int().nullable(),
+  bidCount: z.number().int(),
+  endsAt: z.string(),
+  status: LotStatusSchema,
+  /** The leader's masked display name. */
+  leader: z.string().nullable(),
+})
+export type PushLot = z.infer<typeof PushLotSchema>
+
+export const PushOutbidSchema = z.object({
+  type: z.literal('outbid'),
+  lotId: z.number().int(),
+  price: z.number().int(),
+})
+export type PushOutbid = z.infer<typeof PushOutbidSchema>
+
+/** A watched lot ends soon (DESIGN §4 "Ending-soon reminders"); sent once per user and lot. */
+export const PushReminderSchema = z.object({
+  type: z.literal('reminder'),
+  lotId: z.number().int(),
+  title: z.string(),
+  endsAt: z.string(),
+})
+export type PushReminder = z.infer<typeof PushReminderSchema>
+
+export const PushHelloSchema = z.object({ type: z.literal('hello'), userId: z.number().nullable() })
+export const PushErrorSchema = z.object({ type: z.literal('error'), code: z.string() })
+
+/** Everything the server sends. */
+export const PushServerMessageSchema = z.discriminatedUnion('type', [
+  PushLotSchema,
+  PushOutbidSchema,
+  PushReminderSchema,
+  PushHelloSchema,
+  PushErrorSchema,
+])
+export type PushServerMessage = z.infer<typeof PushServerMessageSchema>
