@@ -2,7 +2,13 @@ import type { BidRequest, BidResult } from '@numisma/contracts/bidding'
 import { cancelProxy, type LotState, placeBid } from '@numisma/domain/bid-engine'
 import type { PriceStep } from '@numisma/domain/increments'
 import { lotStatus } from '@numisma/domain/lot-status'
-import { withinQuota } from '@numisma/domain/quota'
+import {
+  exposure,
+  type LotExposure,
+  type QuotaInput,
+  quotaLimit,
+  withinQuota,
+} from '@numisma/domain/quota'
 import { endAfterBid } from '@numisma/domain/soft-close'
 import type { Clock } from '../../platform/clock'
 import type { Database } from '../../platform/db'
@@ -216,22 +222,35 @@ export class BiddingService {
     return steps
   }
 
-  private async checkQuota(tx: Tx, userId: number, lotId: number, commitment: number) {
-    const held = await this.repo.exposure(tx, userId)
-    const deposit = held.deposit
-    const lots = new Map<number, { lotId: number; leadingAt: number; proxyMax: number }>()
+  /** Deposit, quota (deposit × multiplier) and exposure of a user, as last committed (fen). */
+  async quotaOf(userId: number): Promise<{ deposit: number; quota: number; exposure: number }> {
+    const input = this.quotaInput(await this.repo.exposure(this.database.db, userId))
+    return {
+      deposit: input.deposit,
+      quota: quotaLimit(input.deposit, input.multiplier),
+      exposure: exposure(input),
+    }
+  }
+
+  private quotaInput(held: Awaited<ReturnType<BiddingRepository['exposure']>>): QuotaInput {
+    const lots = new Map<number, LotExposure>()
     for (const l of held.leading)
       lots.set(l.id, { lotId: l.id, leadingAt: l.price ?? 0, proxyMax: 0 })
     for (const p of held.proxies) {
       const entry = lots.get(p.lot_id) ?? { lotId: p.lot_id, leadingAt: 0, proxyMax: 0 }
       lots.set(p.lot_id, { ...entry, proxyMax: p.max_amount })
     }
-    const input = {
-      deposit,
+    return {
+      deposit: held.deposit,
       multiplier: this.options.quotaMultiplier,
       lots: [...lots.values()],
       unpaidOrders: held.unpaidOrders,
     }
+  }
+
+  private async checkQuota(tx: Tx, userId: number, lotId: number, commitment: number) {
+    const input = this.quotaInput(await this.repo.exposure(tx, userId))
+    const deposit = input.deposit
     if (!withinQuota(input, lotId, commitment)) {
       throw new AppError('QUOTA_EXCEEDED', {
         limit: deposit * this.options.quotaMultiplier,
