@@ -36,10 +36,7 @@ const PAGES: Record<string, Page> = {
     () => import('../features/auction/pages/special-detail-page'),
     'SpecialDetailPage',
   ),
-  '/productDetail': page(
-    () => import('../features/auction/pages/product-detail-page'),
-    'ProductDetailPage',
-  ),
+  '/productDetail': page(() => import('./product-detail-route'), 'ProductDetailRoute'),
   '/productHistory': page(
     () => import('../features/auction/pages/product-history-page'),
     'ProductHistoryPage',

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { request } from '../../../lib/api-client'
-import { listOf } from '../../catalog/api/list-of'
+import { listOf } from '../../../lib/list-of'
 
 /** One price change of a lot (DESIGN §9): bidder masked for everyone but the bidder. */
 export interface BidRecord {

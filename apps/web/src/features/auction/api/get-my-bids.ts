@@ -3,7 +3,7 @@ import { TradeStateSchema, type TRADE_STATES } from '@numisma/contracts/bidding'
 import { LotCardSchema, type LotCard } from '@numisma/contracts/catalog'
 import { request } from '../../../lib/api-client'
 import { readSession } from '../../../lib/cookies'
-import { listOf } from '../../catalog/api/list-of'
+import { listOf } from '../../../lib/list-of'
 
 export type TradeState = (typeof TRADE_STATES)[number]
 

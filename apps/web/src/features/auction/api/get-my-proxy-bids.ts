@@ -3,7 +3,7 @@ import { EntrustStateSchema, type ENTRUST_STATES } from '@numisma/contracts/bidd
 import { LotCardSchema, type LotCard } from '@numisma/contracts/catalog'
 import { request } from '../../../lib/api-client'
 import { readSession } from '../../../lib/cookies'
-import { listOf } from '../../catalog/api/list-of'
+import { listOf } from '../../../lib/list-of'
 
 export type EntrustState = (typeof ENTRUST_STATES)[number]
 

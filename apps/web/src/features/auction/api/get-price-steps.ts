@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { request } from '../../../lib/api-client'
-import { listOf } from '../../catalog/api/list-of'
+import { listOf } from '../../../lib/list-of'
 
 /** A row of the increment table (DESIGN §4), in fen: from this price on, bids go up by `step`. */
 export interface PriceStep {

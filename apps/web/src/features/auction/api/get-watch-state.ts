@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { request } from '../../../lib/api-client'
 import { readSession } from '../../../lib/cookies'
-import { listOf } from '../../catalog/api/list-of'
+import { listOf } from '../../../lib/list-of'
 
 export interface WatchState {
   lotId: number

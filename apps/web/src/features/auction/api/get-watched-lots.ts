@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { LotCardSchema, type LotCard } from '@numisma/contracts/catalog'
 import { request } from '../../../lib/api-client'
-import { listOf } from '../../catalog/api/list-of'
+import { listOf } from '../../../lib/list-of'
 
 /** GET /user/auction/queryUserAttentions: the lots the caller watches. */
 export function getWatchedLots(): Promise<LotCard[]> {

@@ -2,7 +2,7 @@ import type { SpecialDetail } from '@numisma/contracts/catalog'
 import { formatChinaDate } from '@numisma/contracts/dates'
 import { useTranslation } from 'react-i18next'
 import { Countdown } from '../../../components/countdown'
-import { SpecialStatusTag } from './special-status-tag'
+import { SpecialStatusTag } from '../../../components/special-status-tag'
 
 /** When the last lot of a special closes: lots end one after another (staggered close). */
 export function lastLotEnd(special: Pick<SpecialDetail, 'endsAt' | 'lots'>): string {

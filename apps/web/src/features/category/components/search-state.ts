@@ -1,6 +1,6 @@
 import { GRADING_SERVICES, SEARCH_SORTS } from '@numisma/contracts/catalog'
 import { yuanToFen } from '@numisma/contracts/money'
-import type { SearchParams } from '../../catalog/api/search-params'
+import type { SearchParams } from '../../../lib/catalog/search-params'
 
 export type SearchType = 'auction' | 'mall'
 export type SearchSort = (typeof SEARCH_SORTS)[number]

@@ -6,10 +6,10 @@ import { InfiniteListEnd } from '../../../components/infinite-list-end'
 import { LoadFailed } from '../../../components/load-failed'
 import { LotCard, LotListSkeleton } from '../../../components/lot-card'
 import { MallCard, MallGridSkeleton } from '../../../components/mall-card'
-import { fetchNextOrThrow } from '../../catalog/api/fetch-next'
-import { useSearchLots } from '../../catalog/api/search-lots'
-import { useSearchMallItems } from '../../catalog/api/search-mall-items'
-import type { SearchParams } from '../../catalog/api/search-params'
+import { fetchNextOrThrow } from '../../../lib/paging'
+import { useSearchLots } from '../../../lib/catalog/search-lots'
+import { useSearchMallItems } from '../../../lib/catalog/search-mall-items'
+import type { SearchParams } from '../../../lib/catalog/search-params'
 
 /** The home lists: lots open for bidding, ending soonest first, and mall picks. */
 export const BUYING_PARAMS: SearchParams = { status: 'live', sort: 'ending', pageSize: 10 }

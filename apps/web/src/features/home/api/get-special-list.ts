@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { SpecialSummarySchema, type SpecialSummary } from '@numisma/contracts/catalog'
 import { request } from '../../../lib/api-client'
-import { listOf } from '../../catalog/api/list-of'
+import { listOf } from '../../../lib/list-of'
 
 /** GET /special/V1: live and upcoming specials. */
 export function getSpecialList(): Promise<SpecialSummary[]> {

@@ -2,7 +2,7 @@ import type { SpecialSummary } from '@numisma/contracts/catalog'
 import { Skeleton } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { Countdown } from '../../../components/countdown'
+import { Countdown } from './countdown'
 import { SpecialStatusTag } from './special-status-tag'
 
 /** A special in the home list: cover, title, lot and bid counts, status and countdown. */

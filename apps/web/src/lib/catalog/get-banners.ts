@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { BannerSchema, type Banner } from '@numisma/contracts/catalog'
-import { request } from '../../../lib/api-client'
-import { listOf } from './list-of'
+import { request } from '../api-client'
+import { listOf } from '../list-of'
 
 /** Spec §7: position 0 holds the home banners, 1 the category page's. */
 export type BannerPosition = 0 | 1

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { CategorySchema, type Category } from '@numisma/contracts/catalog'
-import { request } from '../../../lib/api-client'
-import { listOf } from './list-of'
+import { request } from '../api-client'
+import { listOf } from '../list-of'
 
 /** GET /meta/@category: the auction categories. */
 export function getCategories(): Promise<Category[]> {

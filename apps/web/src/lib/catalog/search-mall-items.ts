@@ -1,7 +1,8 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
 import { MallItemCardSchema, type MallItemCard } from '@numisma/contracts/catalog'
-import { requestPage, type Page } from '../../../lib/api-client'
-import { nextPageParam, type SearchParams } from './search-params'
+import { requestPage, type Page } from '../api-client'
+import { nextPageParam } from '../paging'
+import type { SearchParams } from './search-params'
 
 /** GET /api/search/wechat?type=mall on the search service: one page of mall items. */
 export function searchMallItems(params: SearchParams, page: number): Promise<Page<MallItemCard>> {

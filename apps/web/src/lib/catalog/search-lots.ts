@@ -1,8 +1,9 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
 import { LotCardSchema, type LotCard } from '@numisma/contracts/catalog'
-import { requestPage, type Page, type QueryValue } from '../../../lib/api-client'
+import { requestPage, type Page, type QueryValue } from '../api-client'
 import type { ErrorCode } from '@numisma/contracts/errors'
-import { nextPageParam, type SearchParams } from './search-params'
+import { nextPageParam } from '../paging'
+import type { SearchParams } from './search-params'
 
 /** GET /api/search/wechat?type=auction on the search service: one page of lots. */
 export function searchLots(

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { MallCategoryNodeSchema, type MallCategoryNode } from '@numisma/contracts/catalog'
-import { request } from '../../../lib/api-client'
-import { listOf } from './list-of'
+import { request } from '../api-client'
+import { listOf } from '../list-of'
 
 /** GET /mall/categoryTree: the nested mall categories. */
 export function getMallCategoryTree(): Promise<MallCategoryNode[]> {

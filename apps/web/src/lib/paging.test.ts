@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { nextPageParam } from './search-params'
+import { nextPageParam } from './paging'
 
 const page = (n: number, size: number, total: number, count = size) => ({
   data: Array.from({ length: count }, (_, i) => i),
