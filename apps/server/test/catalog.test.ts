@@ -1,10 +1,16 @@
+import type { Banner, MallCategoryNode } from '@numisma/contracts/catalog'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Kysely } from 'kysely'
 import { CatalogRepository } from '../src/modules/catalog/repository'
+import { englishNames } from '../src/platform/migrations/0007-english-names'
 import { seedCatalogue } from '../src/seed/catalogue'
 import { createTestApp, type TestApp } from './helpers/app'
 import { testDatabases } from './helpers/databases'
 
 const databases = await testDatabases()
+
+/** An English name: no Han characters, not blank. */
+const LATIN_ONLY = /^[^\p{Script=Han}]*\p{L}[^\p{Script=Han}]*$/u
 
 describe.each(databases)('catalogue calls on $name', (kind) => {
   let t: TestApp
@@ -31,13 +37,25 @@ describe.each(databases)('catalogue calls on $name', (kind) => {
     })
   })
 
-  it('returns the mall category tree nested', async () => {
+  it('returns the mall category tree nested, every node named in both languages', async () => {
     const { data } = (await get('/mall/categoryTree')).json()
     expect(data).toHaveLength(4)
     expect(data[0]).toMatchObject({
       name: '钱币',
-      children: [{ name: '古钱币', children: [] }, {}, {}],
+      nameEn: 'Coins',
+      children: [{ name: '古钱币', nameEn: 'Ancient coins', children: [] }, {}, {}],
     })
+    const nodes = data.flatMap((n: MallCategoryNode) => [n, ...n.children])
+    expect(nodes).toHaveLength(16)
+    for (const node of nodes) expect(node.nameEn).toMatch(LATIN_ONLY)
+    expect(nodes.map((n: MallCategoryNode) => n.nameEn)).toEqual(
+      expect.arrayContaining([
+        'Banknotes',
+        'Renminbi',
+        'Gold & silver coins',
+        'Machine-struck coins',
+      ]),
+    )
   })
 
   it('returns home and category banners, refusing other positions', async () => {
@@ -46,6 +64,14 @@ describe.each(databases)('catalogue calls on $name', (kind) => {
     expect(home).toHaveLength(3)
     expect(category).toHaveLength(2)
     expect(home[0].link).toMatch(/^\/specialDetail\?id=\d+$/)
+    expect(home[0]).toMatchObject({
+      title: '民国机制币精品 · 袁大头船洋龙洋',
+      titleEn: 'Republic-era struck coins · Yuan Shikai, Junk & Dragon dollars',
+    })
+    for (const banner of [...home, ...category]) {
+      expect(banner.titleEn).toMatch(LATIN_ONLY)
+      expect(banner.title).not.toMatch(LATIN_ONLY)
+    }
     const bad = await get('/mall/advertis/7')
     expect(bad.statusCode).toBe(400)
     expect(bad.json().code).toBe('VALIDATION_FAILED')
@@ -154,5 +180,92 @@ describe.each(databases)('catalogue calls on $name', (kind) => {
     const tooLong = await t.inject({ method: 'GET', url: `/svc/media/art/${'a'.repeat(2000)}.svg` })
     expect(tooLong.statusCode).toBe(414)
     expect(tooLong.json().code).toBe('VALIDATION_FAILED')
+  })
+})
+
+describe.each(databases)('English names on $name', (kind) => {
+  let t: TestApp
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    t.call({ method: 'GET', path, headers })
+
+  beforeAll(async () => {
+    t = await createTestApp(kind)
+  })
+  afterAll(() => t.close())
+
+  it('0007 fills the English names of rows an older seed wrote, others show their Chinese', async () => {
+    // Back to the schema before 0007, with rows as the seed wrote them then (Chinese only).
+    const db = t.database.db as unknown as Kysely<unknown>
+    const migration = englishNames()
+    await migration.down(db)
+    const old = db as Kysely<{
+      mall_categories: { id?: number; parent_id: number | null; name: string; sort: number }
+      banners: {
+        position: number
+        title: string
+        image: string
+        link: string
+        sort: number
+        active_from: number
+      }
+    }>
+    const { id: parent } = await old
+      .insertInto('mall_categories')
+      .values({ parent_id: null, name: '纸币', sort: 0 })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    await old
+      .insertInto('mall_categories')
+      .values([
+        { parent_id: parent!, name: '民国纸币', sort: 0 },
+        { parent_id: parent!, name: '侨批', sort: 1 },
+      ])
+      .execute()
+    const banner = { image: '/a.svg', link: '/special', sort: 0, active_from: 0 }
+    await old
+      .insertInto('banners')
+      .values([
+        { ...banner, position: 0, title: '纸韵流金 · 一版至五版人民币' },
+        { ...banner, position: 0, title: '店庆特卖', sort: 1 },
+      ])
+      .execute()
+
+    await migration.up(db)
+
+    const { data: tree } = (await get('/mall/categoryTree')).json()
+    expect(tree).toEqual([
+      {
+        id: parent,
+        name: '纸币',
+        nameEn: 'Banknotes',
+        children: [
+          {
+            id: expect.any(Number),
+            name: '民国纸币',
+            nameEn: 'Republic of China notes',
+            children: [],
+          },
+          { id: expect.any(Number), name: '侨批', nameEn: '侨批', children: [] },
+        ],
+      },
+    ])
+    const { data: banners } = (await get('/mall/advertis/0')).json()
+    expect(banners.map((b: Banner) => [b.title, b.titleEn])).toEqual([
+      ['纸韵流金 · 一版至五版人民币', 'Golden paper · Renminbi, first to fifth series'],
+      ['店庆特卖', '店庆特卖'],
+    ])
+  })
+
+  it('answers errors in the language the web app chose (lang cookie first, then Accept-Language)', async () => {
+    const english = await get('/special/999999', { cookie: 'lang=en' })
+    expect(english.statusCode).toBe(404)
+    expect(english.json().message).toMatch(LATIN_ONLY)
+    const chinese = await get('/special/999999', {
+      cookie: 'lang=zh-CN',
+      'accept-language': 'en-US,en;q=0.9',
+    })
+    expect(chinese.json().message).not.toMatch(LATIN_ONLY)
+    const header = await get('/special/999999', { 'accept-language': 'en' })
+    expect(header.json().message).toBe(english.json().message)
   })
 })

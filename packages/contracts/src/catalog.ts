@@ -18,15 +18,24 @@ export type Category = z.infer<typeof CategorySchema>
 export interface MallCategoryNode {
   id: number
   name: string
+  /** The English name; the Chinese one when no translation was entered. */
+  nameEn: string
   children: MallCategoryNode[]
 }
 export const MallCategoryNodeSchema: z.ZodType<MallCategoryNode> = z.lazy(() =>
-  z.object({ id: z.number().int(), name: z.string(), children: z.array(MallCategoryNodeSchema) }),
+  z.object({
+    id: z.number().int(),
+    name: z.string(),
+    nameEn: z.string(),
+    children: z.array(MallCategoryNodeSchema),
+  }),
 )
 
 export const BannerSchema = z.object({
   id: z.number().int(),
   title: z.string(),
+  /** The English title; the Chinese one when no translation was entered. */
+  titleEn: z.string(),
   image: z.string(),
   link: z.string(),
 })

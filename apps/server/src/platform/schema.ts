@@ -69,6 +69,8 @@ export interface MallCategoriesTable {
   id: Generated<number>
   parent_id: number | null
   name: string
+  /** Added by 0007 with '' as default; the service shows `name` while it is blank. */
+  name_en: Generated<string>
   sort: number
 }
 
@@ -77,6 +79,8 @@ export interface BannersTable {
   /** 0 = home, 1 = category page (spec §7 /mall/advertis/{0,1}). */
   position: number
   title: string
+  /** Added by 0007 with '' as default; the service shows `title` while it is blank. */
+  title_en: Generated<string>
   image: string
   link: string
   sort: number

@@ -29,12 +29,69 @@ export const CATEGORIES = [
   { name: '邮票杂项', nameEn: 'Stamps & sundries', icon: '邮' },
 ] as const
 
-export const MALL_CATEGORIES: { name: string; children: string[] }[] = [
-  { name: '钱币', children: ['古钱币', '机制币', '纪念币'] },
-  { name: '纸币', children: ['人民币', '民国纸币', '外国纸币'] },
-  { name: '金银币', children: ['熊猫币', '生肖币', '纪念金银币'] },
-  { name: '收藏工具', children: ['评级盒', '钱币册', '放大镜'] },
+export interface MallCategoryTemplate {
+  name: string
+  nameEn: string
+  children: { name: string; nameEn: string }[]
+}
+
+export const MALL_CATEGORIES: MallCategoryTemplate[] = [
+  {
+    name: '钱币',
+    nameEn: 'Coins',
+    children: [
+      { name: '古钱币', nameEn: 'Ancient coins' },
+      { name: '机制币', nameEn: 'Machine-struck coins' },
+      { name: '纪念币', nameEn: 'Commemorative coins' },
+    ],
+  },
+  {
+    name: '纸币',
+    nameEn: 'Banknotes',
+    children: [
+      { name: '人民币', nameEn: 'Renminbi' },
+      { name: '民国纸币', nameEn: 'Republic of China notes' },
+      { name: '外国纸币', nameEn: 'Foreign banknotes' },
+    ],
+  },
+  {
+    name: '金银币',
+    nameEn: 'Gold & silver coins',
+    children: [
+      { name: '熊猫币', nameEn: 'Panda coins' },
+      { name: '生肖币', nameEn: 'Chinese zodiac coins' },
+      { name: '纪念金银币', nameEn: 'Gold & silver commemoratives' },
+    ],
+  },
+  {
+    name: '收藏工具',
+    nameEn: 'Collecting supplies',
+    children: [
+      { name: '评级盒', nameEn: 'Slab holders' },
+      { name: '钱币册', nameEn: 'Coin albums' },
+      { name: '放大镜', nameEn: 'Loupes' },
+    ],
+  },
 ]
+
+/** Home banners: a title in both languages and the special (index into the seeded plans). */
+export const HOME_BANNERS = [
+  {
+    title: '民国机制币精品 · 袁大头船洋龙洋',
+    titleEn: 'Republic-era struck coins · Yuan Shikai, Junk & Dragon dollars',
+    special: 1,
+  },
+  {
+    title: '周末评级币速拍 · 即将结拍',
+    titleEn: 'Weekend graded-coin quick sale · Closing soon',
+    special: 0,
+  },
+  {
+    title: '纸韵流金 · 一版至五版人民币',
+    titleEn: 'Golden paper · Renminbi, first to fifth series',
+    special: 3,
+  },
+] as const
 
 const ancient = (
   title: string,
@@ -488,30 +545,36 @@ export const RAW_NOTE_GRADES = [11, 12, 13, 22, 23, 24, 25, 26, 27, 28, 29, 30]
 export const SPECIAL_THEMES = [
   {
     title: '泉海拾珍·民国机制币专场',
+    /** The English title, for the banners that show this special. */
+    titleEn: 'Treasures of the Republic · Machine-struck coins',
     subtitle: '袁大头 · 船洋 · 龙洋 精选',
     description: '汇集民国及清末机制银币精品，含多枚PCGS、NGC评级币，适合入门与进阶藏家。',
     pool: 'machine' as const,
   },
   {
     title: '古泉雅集·历代古钱币专场',
+    titleEn: 'Ancient coins through the dynasties',
     subtitle: '秦汉至明清 方孔圆钱',
     description: '自秦半两至清代大钱，品相自然，包浆熟旧，均经专家鉴定。',
     pool: 'ancient' as const,
   },
   {
     title: '纸韵流金·人民币纸币专场',
+    titleEn: 'Golden paper · Renminbi banknotes',
     subtitle: '一版至五版 · 民国纸币',
     description: '第一至第五套人民币与民国纸币，多为PMG、GBCA评级钞。',
     pool: 'banknote' as const,
   },
   {
     title: '金银荟萃·贵金属纪念币专场',
+    titleEn: 'Gold & silver · Precious-metal commemoratives',
     subtitle: '熊猫 · 生肖 · 奥运',
     description: '现代金银纪念币，原盒原证，品相完美。',
     pool: 'commemorative' as const,
   },
   {
     title: '周末评级币速拍',
+    titleEn: 'Weekend graded-coin quick sale',
     subtitle: '评级币 每30秒结拍一件',
     description: '精选评级钱币与纸币，低起拍，速拍速结。',
     pool: 'graded' as const,

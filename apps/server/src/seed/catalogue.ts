@@ -11,6 +11,7 @@ import {
   CATEGORIES,
   COIN_GRADES,
   COMMEMORATIVES,
+  HOME_BANNERS,
   type ItemTemplate,
   MACHINE_STRUCK,
   MALL_CATEGORIES,
@@ -231,9 +232,19 @@ export async function seedCatalogue(repo: CatalogRepository, now: number, seed =
     await repo.insertCategory({ name: c.name, name_en: c.nameEn, icon: c.icon, sort: i })
   }
   for (const [i, c] of MALL_CATEGORIES.entries()) {
-    const parent = await repo.insertMallCategory({ parent_id: null, name: c.name, sort: i })
+    const parent = await repo.insertMallCategory({
+      parent_id: null,
+      name: c.name,
+      name_en: c.nameEn,
+      sort: i,
+    })
     for (const [j, child] of c.children.entries()) {
-      await repo.insertMallCategory({ parent_id: parent, name: child, sort: j })
+      await repo.insertMallCategory({
+        parent_id: parent,
+        name: child.name,
+        name_en: child.nameEn,
+        sort: j,
+      })
     }
   }
 
@@ -280,19 +291,14 @@ export async function seedCatalogue(repo: CatalogRepository, now: number, seed =
     specialIds.push(await createSpecialWithLots(repo, rng, plan, now, (i + 1) * 1000))
   }
 
-  for (const [i, [title, specialIndex]] of (
-    [
-      ['民国机制币精品 · 袁大头船洋龙洋', 1],
-      ['周末评级币速拍 · 即将结拍', 0],
-      ['纸韵流金 · 一版至五版人民币', 3],
-    ] as const
-  ).entries()) {
-    const special = await repo.findSpecial(specialIds[specialIndex]!)
+  for (const [i, banner] of HOME_BANNERS.entries()) {
+    const special = await repo.findSpecial(specialIds[banner.special]!)
     await repo.insertBanner({
       position: 0,
-      title,
+      title: banner.title,
+      title_en: banner.titleEn,
       image: special!.cover,
-      link: `/specialDetail?id=${specialIds[specialIndex]!}`,
+      link: `/specialDetail?id=${specialIds[banner.special]!}`,
       sort: i,
       active_from: now - HOUR,
       active_until: null,
@@ -303,6 +309,7 @@ export async function seedCatalogue(repo: CatalogRepository, now: number, seed =
     await repo.insertBanner({
       position: 1,
       title: special!.title,
+      title_en: plans[specialIndex]!.theme.titleEn,
       image: special!.cover,
       link: `/specialDetail?id=${specialIds[specialIndex]!}`,
       sort: i,

@@ -34,7 +34,7 @@ export class CatalogRepository {
   listBanners(position: number, now: number) {
     return this.db
       .selectFrom('banners')
-      .select(['id', 'title', 'image', 'link'])
+      .select(['id', 'title', 'title_en', 'image', 'link'])
       .where('position', '=', position)
       .where('active_from', '<=', now)
       .where((eb) => eb.or([eb('active_until', 'is', null), eb('active_until', '>', now)]))
@@ -138,7 +138,12 @@ export class CatalogRepository {
     return id
   }
 
-  async insertMallCategory(row: { parent_id: number | null; name: string; sort: number }) {
+  async insertMallCategory(row: {
+    parent_id: number | null
+    name: string
+    name_en: string
+    sort: number
+  }) {
     const { id } = await this.db
       .insertInto('mall_categories')
       .values(row)

@@ -19,6 +19,11 @@ import {
 } from './mappers'
 import type { CatalogRepository, SpecialRow } from './repository'
 
+/** A row without an English name yet (staff left it blank) is shown under its Chinese one. */
+function englishOr(english: string, chinese: string): string {
+  return english.trim() === '' ? chinese : english
+}
+
 /** Ended specials stay on the home list this long, so a collector sees what just sold. */
 export const ENDED_SPECIAL_GRACE_MS = 60 * 60 * 1000
 
@@ -30,13 +35,25 @@ export class CatalogService {
 
   async categories(): Promise<Category[]> {
     const rows = await this.repo.listCategories()
-    return rows.map((r) => ({ id: r.id, name: r.name, nameEn: r.name_en, icon: r.icon }))
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      nameEn: englishOr(r.name_en, r.name),
+      icon: r.icon,
+    }))
   }
 
   async mallCategoryTree(): Promise<MallCategoryNode[]> {
     const rows = await this.repo.listMallCategories()
     const nodes = new Map<number, MallCategoryNode>()
-    for (const r of rows) nodes.set(r.id, { id: r.id, name: r.name, children: [] })
+    for (const r of rows) {
+      nodes.set(r.id, {
+        id: r.id,
+        name: r.name,
+        nameEn: englishOr(r.name_en, r.name),
+        children: [],
+      })
+    }
     const roots: MallCategoryNode[] = []
     for (const r of rows) {
       const node = nodes.get(r.id)!
@@ -47,8 +64,15 @@ export class CatalogService {
     return roots
   }
 
-  banners(position: number): Promise<Banner[]> {
-    return this.repo.listBanners(position, this.clock.now())
+  async banners(position: number): Promise<Banner[]> {
+    const rows = await this.repo.listBanners(position, this.clock.now())
+    return rows.map((r) => ({
+      id: r.id,
+      title: r.title,
+      titleEn: englishOr(r.title_en, r.title),
+      image: r.image,
+      link: r.link,
+    }))
   }
 
   async specials(): Promise<SpecialSummary[]> {

@@ -9,6 +9,7 @@ import type { Dialect } from '../db'
 import { foundation } from './0001-foundation'
 import { catalog } from './0002-catalog'
 import { bidding } from './0003-bidding'
+import { englishNames } from './0007-english-names'
 
 /**
  * Migrations are code, written once for both dialects: the context hides the two places where
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, (ctx: MigrationContext) => Migration> = {
   '0001-foundation': foundation,
   '0002-catalog': catalog,
   '0003-bidding': bidding,
+  '0007-english-names': englishNames,
 }
 
 class CodeMigrationProvider implements MigrationProvider {
