@@ -1,7 +1,14 @@
 import { gradeName } from '@numisma/contracts/grades'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { launchBrowser, phoneContext } from './fixtures'
+import {
+  buildSpecial,
+  createSpecialWithLots,
+  launchBrowser,
+  phoneContext,
+  recordToasts,
+  staffSession,
+} from './fixtures'
 
 let browser: Browser
 
@@ -56,6 +63,34 @@ describe('browsing', () => {
     // Still the same page (kept alive), not a fresh load at the top.
     await page.waitForTimeout(500)
     expect(await bodyScrollTop(page)).toBe(before)
+    await context.close()
+  })
+
+  it('opens a lot from a kept-alive special without asking for a special of the lot id', async () => {
+    const staff = await staffSession()
+    const { specialId, lots } = await createSpecialWithLots(staff, buildSpecial(), [{}, {}])
+    const lotId = lots[1]!.id
+    const context = await phoneContext(browser)
+    const page = await context.newPage()
+    const toasts = await recordToasts(page)
+    const specialCalls: string[] = []
+    page.on('request', (r) => {
+      const path = new URL(r.url()).pathname
+      if (path.startsWith('/svc/main/special/')) specialCalls.push(path)
+    })
+    await page.goto(`/specialDetail?id=${specialId}`)
+    const card = page.locator(`[data-testid=special-lots] .lot-card[data-lot-id="${lotId}"]`)
+    await card.click()
+    await page.waitForURL((url) => url.pathname === '/productDetail')
+    await page.locator(`.item-detail[data-lot-id="${lotId}"]`).waitFor()
+    await page.waitForLoadState('networkidle')
+    // The special stays kept alive behind the lot: it asked for itself once, and nothing else.
+    expect(specialCalls).toEqual([`/svc/main/special/${specialId}`])
+    expect(await toasts()).toEqual([])
+
+    await page.goBack()
+    await page.locator(`[data-testid=special-lots] .lot-card[data-lot-id="${lotId}"]`).waitFor()
+    expect(specialCalls.every((path) => path === `/svc/main/special/${specialId}`)).toBe(true)
     await context.close()
   })
 

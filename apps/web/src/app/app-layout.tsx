@@ -5,6 +5,7 @@ import { useLocation, useMatches, useOutlet } from 'react-router'
 import { PageLoading } from '../components/page-loading'
 import { browserCookies, readSession } from '../lib/cookies'
 import { guardFromCookies } from '../lib/guard'
+import { PageLocation } from './page-location'
 import { keepAlivePatterns, NOT_FOUND_ROUTE, ROUTES, type RouteMeta } from './routes'
 
 /** Signed-in users only; its own chunk so an anonymous first load does not carry push. */
@@ -53,7 +54,9 @@ export function AppLayout({ debugTools }: { debugTools: boolean }) {
         <PageLoading />
       ) : (
         <KeepAlive activeCacheKey={cacheKey} include={KEEP_ALIVE} max={KEEP_ALIVE_MAX}>
-          <Suspense fallback={<PageLoading />}>{outlet}</Suspense>
+          <Suspense fallback={<PageLoading />}>
+            <PageLocation location={location}>{outlet}</PageLocation>
+          </Suspense>
         </KeepAlive>
       )}
       {readSession() ? (
