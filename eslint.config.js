@@ -1,9 +1,18 @@
 // Type-aware lint for the whole monorepo; `npm run lint` runs it with --max-warnings 0.
 import js from '@eslint/js'
 import prettier from 'eslint-config-prettier'
+import { createNodeResolver, importX } from 'eslint-plugin-import-x'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
+
+const webSrc = join(import.meta.dirname, 'apps/web/src')
+// Every folder under features/ is a zone of its own, so a new feature is fenced in without an edit.
+const webFeatures = readdirSync(join(webSrc, 'features'), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
 
 export default tseslint.config(
   {
@@ -72,6 +81,43 @@ export default tseslint.config(
   {
     files: ['apps/web/src/features/**/*.{ts,tsx}', 'apps/web/src/app/**/*.{ts,tsx}'],
     rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    // Layers of the web app (Bulletproof React): app/ composes features; a feature imports only
+    // itself, lib/ and components/; lib/ and components/ import neither. Paths are resolved, so
+    // `../../other-feature/...` is caught as well as any alias.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
+    },
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: webSrc,
+          zones: [
+            ...webFeatures.map((feature) => ({
+              target: `./features/${feature}`,
+              from: './features',
+              except: [`./${feature}`],
+              message:
+                'A feature does not import another feature: move shared code to lib/ or components/, or compose in app/.',
+            })),
+            {
+              target: './features',
+              from: './app',
+              message: 'Features do not import app/; app/ composes features.',
+            },
+            {
+              target: ['./lib', './components'],
+              from: ['./features', './app'],
+              message: 'Shared code must not import features or app.',
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['apps/web/src/lib/**', 'apps/web/src/components/**'],
