@@ -3,6 +3,8 @@ import { Skeleton, Swiper } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { bannerTarget } from '../lib/banner-link'
+import { localTitle } from '../lib/local-name'
+import { useLocale } from '../lib/use-locale'
 
 export interface BannerSwiperProps {
   banners: readonly Banner[] | undefined
@@ -12,6 +14,7 @@ export interface BannerSwiperProps {
 /** Auto-playing banners; a tap follows the banner's in-app link. Hidden when there are none. */
 export function BannerSwiper({ banners, className }: BannerSwiperProps) {
   const { t } = useTranslation()
+  const locale = useLocale()
   const navigate = useNavigate()
   const classes = ['banner-swiper', className ?? ''].join(' ').trim()
   if (!banners) return <Skeleton animated className={`${classes} banner-skeleton`} />
@@ -32,10 +35,10 @@ export function BannerSwiper({ banners, className }: BannerSwiperProps) {
               type="button"
               className="banner-slide"
               onClick={() => open(banner)}
-              aria-label={banner.title}
+              aria-label={localTitle(banner, locale)}
             >
               <span className="banner-slide-text">
-                <span className="banner-slide-title">{banner.title}</span>
+                <span className="banner-slide-title">{localTitle(banner, locale)}</span>
                 <span className="banner-slide-cta">{t('home.bannerCta')}</span>
               </span>
               <img src={banner.image} alt="" />

@@ -3,6 +3,8 @@ import { Skeleton } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { categoryMark } from '../lib/category-mark'
+import { localName } from '../lib/local-name'
+import { useLocale } from '../lib/use-locale'
 
 export interface CategoryGridProps {
   categories: readonly Category[] | undefined
@@ -12,7 +14,8 @@ export interface CategoryGridProps {
 
 /** Auction categories (GET /meta/@category) as coin-shaped entries, four to a row. */
 export function CategoryGrid({ categories, href }: CategoryGridProps) {
-  const { t, i18n } = useTranslation()
+  const { t } = useTranslation()
+  const locale = useLocale()
   if (!categories) {
     return (
       <div className="category-grid" aria-busy="true">
@@ -39,7 +42,7 @@ export function CategoryGrid({ categories, href }: CategoryGridProps) {
             <span className={`coin-mark coin-mark-${style}`} aria-hidden="true">
               {mark}
             </span>
-            <span className="category-name">{i18n.language === 'en' ? c.nameEn : c.name}</span>
+            <span className="category-name">{localName(c, locale)}</span>
           </Link>
         )
       })}

@@ -18,8 +18,15 @@ export async function initI18n(): Promise<void> {
   })
 }
 
-export async function changeLanguage(language: Language): Promise<void> {
+/**
+ * Switches the UI language now (every `useTranslation` re-renders) and remembers it in the `lang`
+ * cookie, which start-up reads and every API call carries. The texts are bundled, so the switch
+ * cannot wait on a download; a failure is only logged, the choice is already saved.
+ */
+export function changeLanguage(language: Language): void {
   saveLanguage(language)
   document.documentElement.lang = language
-  await i18next.changeLanguage(language)
+  i18next.changeLanguage(language).catch((error: unknown) => {
+    console.error('language switch failed', error)
+  })
 }

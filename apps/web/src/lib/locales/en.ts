@@ -78,6 +78,8 @@ export const en: Messages = {
     logoutConfirm: 'Sign out of this account?',
     loadFailed: 'Could not load your account',
     notSignedIn: 'Not signed in',
+    language: 'Language / 语言',
+    chooseLanguage: 'Choose the app language',
   },
   applySuc: {
     title: 'Appointment booked',

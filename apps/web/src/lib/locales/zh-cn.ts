@@ -70,6 +70,9 @@ export const zhCN = {
     logoutConfirm: '确定退出当前账号吗？',
     loadFailed: '用户信息加载失败',
     notSignedIn: '未登录',
+    // Both languages on the label, so a reader of either one can find the switch.
+    language: '语言 / Language',
+    chooseLanguage: '选择界面语言',
   },
   applySuc: {
     title: '预约成功',

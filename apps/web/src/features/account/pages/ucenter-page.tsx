@@ -16,6 +16,7 @@ import { browserCookies } from '../../../lib/cookies'
 import { PageFrame } from '../../../components/page-frame'
 import { useUserStatistics } from '../api/get-user-statistics'
 import { logout } from '../api/logout'
+import { LanguageCell } from '../components/language-cell'
 import { OrderShortcuts } from '../components/order-shortcuts'
 import { UserCard } from '../components/user-card'
 
@@ -73,6 +74,9 @@ export function UcenterPage() {
             </List.Item>
           )
         })}
+      </List>
+      <List className="ucenter-menu">
+        <LanguageCell />
       </List>
       <div className="actions">
         <Button block fill="outline" color="danger" onClick={() => void signOut()}>

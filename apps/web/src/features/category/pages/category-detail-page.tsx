@@ -10,7 +10,9 @@ import { LoadFailed } from '../../../components/load-failed'
 import { LotCard, LotListSkeleton } from '../../../components/lot-card'
 import { MallCard, MallGridSkeleton } from '../../../components/mall-card'
 import { PageFrame } from '../../../components/page-frame'
+import { localName } from '../../../lib/local-name'
 import { fetchNextOrThrow } from '../../../lib/paging'
+import { useLocale } from '../../../lib/use-locale'
 import { useCategories } from '../../../lib/catalog/get-categories'
 import { useMallCategoryTree } from '../../../lib/catalog/get-mall-category-tree'
 import { useSearchLots } from '../../../lib/catalog/search-lots'
@@ -42,7 +44,8 @@ function findNode(nodes: readonly MallCategoryNode[], id: number): MallCategoryN
  * sort, filters and infinite scroll. The whole state lives in the URL.
  */
 export function CategoryDetailPage() {
-  const { t, i18n } = useTranslation()
+  const { t } = useTranslation()
+  const locale = useLocale()
   const [params, setParams] = useSearchParams()
   const state = parseSearchState(params)
   const [filtersOpen, setFiltersOpen] = useState(false)
@@ -54,16 +57,15 @@ export function CategoryDetailPage() {
     setParams(searchStateToUrl(next), { replace: true })
   }
 
-  const categoryName =
+  const category =
     state.categoryId === undefined
       ? undefined
       : state.type === 'auction'
-        ? categories.data?.find((c) => c.id === state.categoryId)?.[
-            i18n.language === 'en' ? 'nameEn' : 'name'
-          ]
+        ? categories.data?.find((c) => c.id === state.categoryId)
         : tree.data
-          ? findNode(tree.data, state.categoryId)?.name
+          ? findNode(tree.data, state.categoryId)
           : undefined
+  const categoryName = category ? localName(category, locale) : undefined
 
   const sorts = state.type === 'mall' ? MALL_SORTS : AUCTION_SORTS
   const sort = sorts.includes(state.sort) ? state.sort : sorts[0]!

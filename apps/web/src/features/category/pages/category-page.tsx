@@ -7,6 +7,8 @@ import { CategoryGrid } from '../../../components/category-grid'
 import { EmptyState } from '../../../components/empty-state'
 import { LoadFailed } from '../../../components/load-failed'
 import { PageFrame } from '../../../components/page-frame'
+import { localName } from '../../../lib/local-name'
+import { useLocale } from '../../../lib/use-locale'
 import { useBanners } from '../../../lib/catalog/get-banners'
 import { useCategories } from '../../../lib/catalog/get-categories'
 import { useMallCategoryTree } from '../../../lib/catalog/get-mall-category-tree'
@@ -20,6 +22,7 @@ const AUCTION_KEY = 'auction'
  */
 export function CategoryPage() {
   const { t } = useTranslation()
+  const locale = useLocale()
   const banners = useBanners(1)
   const categories = useCategories()
   const tree = useMallCategoryTree()
@@ -34,7 +37,7 @@ export function CategoryPage() {
         <SideBar className="category-sidebar" activeKey={active} onChange={setActive}>
           <SideBar.Item key={AUCTION_KEY} title={t('category.auction')} />
           {topLevel.map((n) => (
-            <SideBar.Item key={String(n.id)} title={n.name} />
+            <SideBar.Item key={String(n.id)} title={localName(n, locale)} />
           ))}
         </SideBar>
         <div className="category-panel">

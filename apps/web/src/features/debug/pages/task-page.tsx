@@ -32,10 +32,7 @@ export function TaskPage({ routes }: { routes: readonly TaskRoute[] }) {
           {t('debug.deviceId')}
         </List.Item>
         <List.Item extra={browserCookies.get(COOKIE.userId) ?? none}>{t('debug.userId')}</List.Item>
-        <List.Item
-          extra={i18n.language}
-          onClick={() => void changeLanguage(english ? 'zh-CN' : 'en')}
-        >
+        <List.Item extra={i18n.language} onClick={() => changeLanguage(english ? 'zh-CN' : 'en')}>
           {t('debug.language')}
         </List.Item>
       </List>
