@@ -166,7 +166,7 @@ describe.each(databases)('catalogue calls on $name', (kind) => {
 
   it('returns an empty bid history for a lot without bids', async () => {
     const res = await get('/bidding/1')
-    expect(res.json()).toEqual({ data: [] })
+    expect(res.json()).toEqual({ data: [], page: 1, pageSize: 50, total: 0 })
   })
 
   it('serves generated pictures unsigned, and refuses forged ones', async () => {

@@ -63,7 +63,7 @@ export const BidHistoryQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(BID_HISTORY_PAGE_SIZE_MAX).default(50),
 })
-export type BidHistoryQuery = z.input<typeof BidHistoryQuerySchema>
+export type BidHistoryQuery = z.infer<typeof BidHistoryQuerySchema>
 
 /** A row of the increment table (DESIGN §4): from this price on, bids go up by `step`. */
 export const PriceStepSchema = z.object({ from: Fen, step: Fen })

@@ -105,7 +105,7 @@ describe('direct bid A against the leader’s proxy maximum L', () => {
     const r = accept(placeBid(led(), direct(2, 600)))
     expect(r.state).toMatchObject({ price: y(600), leaderId: 2, bidCount: 3 })
     expect(r.changes).toEqual([row(1, 500, true), row(2, 600, false)])
-    expect(r).toMatchObject({ outbid: 1, leading: true })
+    expect(r).toMatchObject({ outbid: 1, leading: true, notLeading: null })
     expect(leaderMax(r.state)).toBe(y(600))
     expect(proxyOf(r.state, 1)?.active).toBe(false)
   })
@@ -115,6 +115,8 @@ describe('direct bid A against the leader’s proxy maximum L', () => {
     expect(r.state).toMatchObject({ price: y(500), leaderId: 1, bidCount: 3 })
     expect(r.changes).toEqual([row(2, 500, false), row(1, 500, true)])
     expect(r).toMatchObject({ outbid: null, leading: false })
+    // Why it does not lead: an earlier maximum of the same amount; the next bid must top it.
+    expect(r.notLeading).toEqual({ rule: 'tie_earlier', minimum: y(510) })
   })
 
   it('A < L: the leader keeps the lead at min(L, next(A))', () => {
@@ -122,6 +124,7 @@ describe('direct bid A against the leader’s proxy maximum L', () => {
     expect(r.state).toMatchObject({ price: y(210), leaderId: 1, bidCount: 3 })
     expect(r.changes).toEqual([row(2, 200, false), row(1, 210, true)])
     expect(r).toMatchObject({ outbid: null, leading: false })
+    expect(r.notLeading).toEqual({ rule: 'proxy_higher', minimum: y(220) })
     expect(leaderMax(r.state)).toBe(y(500))
   })
 
@@ -181,6 +184,7 @@ describe('proxy bid B against the leader’s proxy maximum L', () => {
     const r = accept(placeBid(led(), proxy(2, 300)))
     expect(r.state).toMatchObject({ price: y(310), leaderId: 1, bidCount: 3 })
     expect(r.changes).toEqual([row(2, 300, true), row(1, 310, true)])
+    expect(r.notLeading).toEqual({ rule: 'proxy_higher', minimum: y(320) })
     expect(proxyOf(r.state, 2)?.active).toBe(false)
     expect(leaderMax(r.state)).toBe(y(500))
   })

@@ -67,6 +67,17 @@ export interface BidAccepted {
   outbid: number | null
   /** Whether the bidder leads after the bid. */
   leading: boolean
+  /** Why an accepted bid does not lead, and what it takes to lead; null when it leads. */
+  notLeading: NotLeading | null
+}
+
+/**
+ * An accepted bid that does not lead met an earlier proxy maximum above it (`proxy_higher`) or
+ * equal to it (`tie_earlier`: ties go to the earlier maximum). `minimum` is the next valid bid.
+ */
+export interface NotLeading {
+  rule: 'proxy_higher' | 'tie_earlier'
+  minimum: number
 }
 
 export type BidResult = BidAccepted | ({ ok: false } & BidRefusal)
@@ -126,6 +137,7 @@ export function placeBid(state: LotState, bid: Bid, options: EngineOptions = {})
       changes: [],
       outbid: null,
       leading: true,
+      notLeading: null,
     }
   }
 
@@ -171,9 +183,10 @@ export function placeBid(state: LotState, bid: Bid, options: EngineOptions = {})
     })
   }
 
-  // challenger ≤ L: the leader keeps the lead (ties go to the earlier maximum).
+  // challenger ≤ L: the leader keeps the lead (ties go to the earlier maximum). The challenger
+  // was at least one step above the price, so L is the leader's proxy maximum.
   const held = challenger === L ? L : Math.min(L, nextAmount(challenger, steps))
-  return accepted(state, bid, {
+  const result = accepted(state, bid, {
     price: held,
     leaderId: leader,
     leaderSince: state.leaderSince,
@@ -183,6 +196,13 @@ export function placeBid(state: LotState, bid: Bid, options: EngineOptions = {})
     ],
     outbid: null,
   })
+  return {
+    ...result,
+    notLeading: {
+      rule: challenger === L ? 'tie_earlier' : 'proxy_higher',
+      minimum: minimumNextBid(result.state, steps),
+    },
+  }
 }
 
 function accepted(
@@ -223,6 +243,7 @@ function accepted(
     changes: next.changes,
     outbid: next.outbid,
     leading: next.leaderId === bid.userId,
+    notLeading: null,
   }
 }
 

@@ -48,3 +48,11 @@ export async function writeTransaction<T>(
     }
   }
 }
+
+/** `writeTransaction` bound to a database: what services take, so specs can pass a fake. */
+export type Transact = <T>(work: (tx: Tx) => Promise<T>) => Promise<T>
+
+export const transactor =
+  (database: Database): Transact =>
+  (work) =>
+    writeTransaction(database, work)

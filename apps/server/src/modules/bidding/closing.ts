@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../../platform/clock'
 import type { Database } from '../../platform/db'
 import type { EventBus } from '../../platform/event-bus'
+import { IntervalJob } from '../../platform/interval-job'
 import { writeTransaction } from '../../platform/transactions'
 import { BiddingRepository } from './repository'
 
@@ -28,8 +29,10 @@ export interface ClosedLot {
  */
 export class ClosingSweeper {
   private readonly repo: BiddingRepository
-  private timer: NodeJS.Timeout | undefined
-  private running: Promise<unknown> | undefined
+  private readonly job = new IntervalJob(
+    () => this.sweep(),
+    (error: unknown) => this.options.log?.error({ err: error }, 'closing sweep failed'),
+  )
 
   constructor(
     private readonly database: Database,
@@ -37,7 +40,7 @@ export class ClosingSweeper {
     private readonly bus: EventBus,
     private readonly options: { feeBps?: number; log?: FastifyBaseLogger } = {},
   ) {
-    this.repo = new BiddingRepository(database.dialect)
+    this.repo = new BiddingRepository(database.db, database.dialect)
   }
 
   async sweep(): Promise<ClosedLot[]> {
@@ -90,17 +93,10 @@ export class ClosingSweeper {
   }
 
   start(intervalMs = 1000): void {
-    this.timer = setInterval(() => {
-      if (this.running) return
-      this.running = this.sweep()
-        .catch((error: unknown) => this.options.log?.error({ err: error }, 'closing sweep failed'))
-        .finally(() => (this.running = undefined))
-    }, intervalMs)
-    this.timer.unref()
+    this.job.start(intervalMs)
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer)
-    await this.running
+  stop(): Promise<void> {
+    return this.job.stop()
   }
 }

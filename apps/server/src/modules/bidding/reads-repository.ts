@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { DB } from '../../platform/schema'
 
-/** Bidding reads outside the bid transaction: bid history, the increment table, my views. */
+/** Bidding reads outside the bid transaction: bid history, the increment table, my views. Reads only. */
 export class BiddingReads {
   constructor(private readonly db: Kysely<DB>) {}
 
@@ -46,43 +46,6 @@ export class BiddingReads {
       .execute()
   }
 
-  async watch(userId: number, lotId: number, now: number): Promise<void> {
-    await this.db
-      .insertInto('watches')
-      .values({ user_id: userId, lot_id: lotId, created_at: now })
-      .onConflict((oc) => oc.columns(['user_id', 'lot_id']).doNothing())
-      .execute()
-  }
-
-  async unwatch(userId: number, lotId: number): Promise<void> {
-    await this.db
-      .deleteFrom('watches')
-      .where('user_id', '=', userId)
-      .where('lot_id', '=', lotId)
-      .execute()
-  }
-
-  async watchedAmong(userId: number, lotIds: number[]): Promise<Set<number>> {
-    if (lotIds.length === 0) return new Set()
-    const rows = await this.db
-      .selectFrom('watches')
-      .select('lot_id')
-      .where('user_id', '=', userId)
-      .where('lot_id', 'in', lotIds)
-      .execute()
-    return new Set(rows.map((r) => r.lot_id))
-  }
-
-  watchedLots(userId: number) {
-    return this.db
-      .selectFrom('watches')
-      .innerJoin('lots', 'lots.id', 'watches.lot_id')
-      .selectAll('lots')
-      .where('watches.user_id', '=', userId)
-      .orderBy('watches.created_at', 'desc')
-      .execute()
-  }
-
   async lotExists(id: number): Promise<boolean> {
     return (
       (await this.db.selectFrom('lots').select('id').where('id', '=', id).executeTakeFirst()) !==
@@ -90,7 +53,20 @@ export class BiddingReads {
     )
   }
 
-  bidHistory(lotId: number, limit: number) {
+  /** One page of a lot's bid history, newest first, and how many rows there are in all. */
+  async bidHistory(lotId: number, page: { offset: number; limit: number }) {
+    const [rows, total] = await Promise.all([
+      this.bidRows(lotId, page),
+      this.db
+        .selectFrom('bids')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('lot_id', '=', lotId)
+        .executeTakeFirst(),
+    ])
+    return { rows, total: Number(total?.n ?? 0) }
+  }
+
+  private bidRows(lotId: number, page: { offset: number; limit: number }) {
     return this.db
       .selectFrom('bids')
       .innerJoin('users', 'users.id', 'bids.user_id')
@@ -104,7 +80,8 @@ export class BiddingReads {
       ])
       .where('bids.lot_id', '=', lotId)
       .orderBy('bids.id', 'desc')
-      .limit(limit)
+      .limit(page.limit)
+      .offset(page.offset)
       .execute()
   }
 

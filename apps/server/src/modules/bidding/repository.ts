@@ -1,7 +1,16 @@
-import { sql } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type { LotState, PriceChange, ProxyMax } from '@numisma/domain/bid-engine'
 import type { Dialect } from '../../platform/db'
+import type { DB } from '../../platform/schema'
 import type { Tx } from '../../platform/transactions'
+
+/** What a user has at stake (DESIGN §4 "Deposit and quota"), as the quota check needs it. */
+export interface Exposure {
+  deposit: number
+  leading: { id: number; price: number }[]
+  proxies: { lot_id: number; max_amount: number }[]
+  unpaidOrders: number
+}
 
 export interface LockedLot {
   id: number
@@ -18,9 +27,15 @@ export interface LockedLot {
   softCloseExtendSeconds: number
 }
 
-/** All bidding SQL; every method runs in the caller's transaction. */
+/**
+ * The SQL of placing bids and closing lots. Methods that take `tx` run in the caller's write
+ * transaction; the others read what is committed.
+ */
 export class BiddingRepository {
-  constructor(private readonly dialect: Dialect) {}
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly dialect: Dialect,
+  ) {}
 
   /** Reads a lot for update: on PostgreSQL this row lock is what serialises bids on one lot. */
   lockLot(tx: Tx, lotId: number): Promise<LockedLot | undefined> {
@@ -28,8 +43,8 @@ export class BiddingRepository {
   }
 
   /** The lot as last committed, without a lock (for refusing stale bids early). */
-  peekLot(db: Tx, lotId: number): Promise<LockedLot | undefined> {
-    return this.readLot(db, lotId, false)
+  peekLot(lotId: number): Promise<LockedLot | undefined> {
+    return this.readLot(this.db, lotId, false)
   }
 
   private async readLot(tx: Tx, lotId: number, lock: boolean): Promise<LockedLot | undefined> {
@@ -157,15 +172,15 @@ export class BiddingRepository {
    * Everything the quota check needs (DESIGN §4), in one round trip: the deposit, the lots the user
    * leads, their active proxy maxima on open lots, and unpaid won auction orders.
    */
-  async exposure(tx: Tx, userId: number) {
-    if (this.dialect === 'postgres') {
+  async exposure(tx: Tx, userId: number, options: { lock: boolean }): Promise<Exposure> {
+    if (options.lock && this.dialect === 'postgres') {
       // Serialise one user's bids on different lots: each locks its own lot only, so without this
       // two could both pass the quota check (SQLite's BEGIN IMMEDIATE already serialises all).
       await tx
         .selectFrom('ledger_accounts')
         .select('id')
         .where('user_id', '=', userId)
-        .where('kind', '=', 'quota')
+        .where('kind', '=', 'deposit')
         .forUpdate()
         .execute()
     }
@@ -209,7 +224,7 @@ export class BiddingRepository {
             'balance as amount',
           ])
           .where('user_id', '=', userId)
-          .where('kind', '=', 'quota'),
+          .where('kind', '=', 'deposit'),
       )
       .execute()
     const of = (kind: string) => rows.filter((r) => r.kind === kind)
@@ -221,8 +236,13 @@ export class BiddingRepository {
     }
   }
 
-  myMax(tx: Tx, lotId: number, userId: number) {
-    return tx
+  /** The exposure as last committed, for display (the bid check reads it inside its lock). */
+  committedExposure(userId: number): Promise<Exposure> {
+    return this.exposure(this.db, userId, { lock: false })
+  }
+
+  myMax(lotId: number, userId: number) {
+    return this.db
       .selectFrom('proxies')
       .select(['max_amount', 'active'])
       .where('lot_id', '=', lotId)
@@ -230,8 +250,8 @@ export class BiddingRepository {
       .executeTakeFirst()
   }
 
-  auctionOrderOf(tx: Tx, lotId: number, userId: number) {
-    return tx
+  auctionOrderOf(lotId: number, userId: number) {
+    return this.db
       .selectFrom('orders')
       .select('id')
       .where('lot_id', '=', lotId)

@@ -1,25 +1,25 @@
-import { dataSchema } from '@numisma/contracts/api'
+import { dataSchema, pageSchema } from '@numisma/contracts/api'
 import {
+  BidHistoryQuerySchema,
   BidRecordSchema,
   BidRequestSchema,
   BidResultSchema,
   CancelProxyRequestSchema,
-  EntrustStateSchema,
-  TradeStateSchema,
+  CancelProxyResultSchema,
+  EntrustCountsSchema,
+  EntrustQuerySchema,
+  EntrustSchema,
+  PriceStepSchema,
+  TradeQuerySchema,
+  TradeSchema,
+  WatchStateSchema,
 } from '@numisma/contracts/bidding'
 import { LotCardSchema } from '@numisma/contracts/catalog'
 import { HEADER } from '@numisma/contracts/signing'
-import { lotStatus } from '@numisma/domain/lot-status'
-import { type EntrustState, entrustState, tradeState } from '@numisma/domain/my-bids'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
-import type { Clock } from '../../platform/clock'
 import { AppError } from '../../platform/errors'
 import { requireUser } from '../../platform/request-signing'
-import { toLotCard } from '../catalog/mappers'
-import type { LotRow } from '../catalog/repository'
-import { maskBidder } from './mask'
-import type { BiddingReads } from './reads-repository'
 import type { BiddingService } from './service'
 
 const IdParams = z.object({
@@ -36,27 +36,9 @@ const IdempotencyKey = z
   .max(128)
   .regex(/^[\w-]+$/)
 
-const EntrustSchema = LotCardSchema.extend({
-  maxAmount: z.number().int(),
-  state: EntrustStateSchema,
-  updatedAt: z.string(),
-})
-const TradeSchema = LotCardSchema.extend({ state: TradeStateSchema, myHighest: z.number().int() })
-
 export interface BiddingRouteOptions {
   service: BiddingService
-  mine: BiddingReads
-  clock: Clock
 }
-
-const timing = (r: LotRow) => ({
-  status: r.status,
-  startsAt: r.starts_at,
-  endsAt: r.ends_at,
-  price: r.price,
-  leaderId: r.leader_id,
-  reservePrice: r.reserve_price,
-})
 
 /** The caller may only read their own lists; another user's id is a 403, not a leak. */
 function requireSelf(callerId: number, userId: number): void {
@@ -64,7 +46,7 @@ function requireSelf(callerId: number, userId: number): void {
 }
 
 export const biddingRoutes: FastifyPluginAsyncZod<BiddingRouteOptions> = async (app, opts) => {
-  const { service, mine, clock } = opts
+  const { service } = opts
   const tags = ['bidding']
 
   app.post(
@@ -93,14 +75,10 @@ export const biddingRoutes: FastifyPluginAsyncZod<BiddingRouteOptions> = async (
       schema: {
         tags,
         summary: 'The increment table (fen)',
-        response: {
-          200: dataSchema(z.array(z.object({ from: z.number().int(), step: z.number().int() }))),
-        },
+        response: { 200: dataSchema(z.array(PriceStepSchema)) },
       },
     },
-    async () => ({
-      data: (await mine.priceSteps()).map((r) => ({ from: r.from_amount, step: r.step })),
-    }),
+    async () => ({ data: await service.priceSteps() }),
   )
 
   app.get(
@@ -108,26 +86,16 @@ export const biddingRoutes: FastifyPluginAsyncZod<BiddingRouteOptions> = async (
     {
       schema: {
         tags,
-        summary: 'Bid history of a lot, newest first, bidders masked but for the caller',
+        summary:
+          'Bid history of a lot, newest first, a page at a time; bidders masked but for the caller',
         params: IdParams,
-        response: { 200: dataSchema(z.array(BidRecordSchema)) },
+        querystring: BidHistoryQuerySchema,
+        response: { 200: pageSchema(BidRecordSchema) },
       },
     },
     async (request) => {
       const viewer = request.caller?.kind === 'user' ? request.caller.userId : null
-      if (!(await mine.lotExists(request.params.id))) {
-        throw new AppError('NOT_FOUND', { lotId: request.params.id })
-      }
-      const rows = await mine.bidHistory(request.params.id, 200)
-      return {
-        data: rows.map((r) => ({
-          bidder: r.user_id === viewer ? r.display : maskBidder(r.display),
-          amount: r.amount,
-          auto: r.auto === 1,
-          at: new Date(r.created_at).toISOString(),
-          mine: r.user_id === viewer,
-        })),
-      }
+      return service.history(request.params.id, viewer, request.query)
     },
   )
 
@@ -138,9 +106,7 @@ export const biddingRoutes: FastifyPluginAsyncZod<BiddingRouteOptions> = async (
         tags,
         summary: 'Stop a proxy bid; bids already placed stand',
         body: CancelProxyRequestSchema,
-        response: {
-          200: dataSchema(z.object({ lotId: z.number().int(), cancelled: z.literal(true) })),
-        },
+        response: { 200: dataSchema(CancelProxyResultSchema) },
       },
     },
     async (request) => {
@@ -149,16 +115,6 @@ export const biddingRoutes: FastifyPluginAsyncZod<BiddingRouteOptions> = async (
     },
   )
 
-  const stateOfProxy = (
-    row: Awaited<ReturnType<BiddingReads['proxiesOf']>>[number],
-    userId: number,
-  ) =>
-    entrustState(
-      lotStatus(timing(row), clock.now()),
-      row.leader_id === userId,
-      row.cancelled_at !== null,
-    )
-
   app.get(
     '/user/:userId/@entrust',
     {
@@ -166,24 +122,14 @@ export const biddingRoutes: FastifyPluginAsyncZod<BiddingRouteOptions> = async (
         tags,
         summary: 'My proxy bids, newest first, optionally by state',
         params: UserParams,
-        querystring: z.object({ state: EntrustStateSchema.optional() }),
+        querystring: EntrustQuerySchema,
         response: { 200: dataSchema(z.array(EntrustSchema)) },
       },
     },
     async (request) => {
       const { userId } = requireUser(request)
       requireSelf(userId, request.params.userId)
-      const now = clock.now()
-      const rows = await mine.proxiesOf(userId)
-      const items = rows.map((row) => ({
-        ...toLotCard(row, now),
-        maxAmount: row.max_amount,
-        state: stateOfProxy(row, userId),
-        updatedAt: new Date(row.proxy_updated_at).toISOString(),
-      }))
-      return {
-        data: request.query.state ? items.filter((i) => i.state === request.query.state) : items,
-      }
+      return { data: await service.proxyBids(userId, request.query.state) }
     },
   )
 
@@ -193,20 +139,12 @@ export const biddingRoutes: FastifyPluginAsyncZod<BiddingRouteOptions> = async (
       schema: {
         tags,
         summary: 'How many proxy bids I have in each state',
-        response: { 200: dataSchema(z.record(EntrustStateSchema, z.number().int())) },
+        response: { 200: dataSchema(EntrustCountsSchema) },
       },
     },
     async (request) => {
       const { userId } = requireUser(request)
-      const counts: Record<EntrustState, number> = {
-        active: 0,
-        outbid: 0,
-        won: 0,
-        lost: 0,
-        cancelled: 0,
-      }
-      for (const row of await mine.proxiesOf(userId)) counts[stateOfProxy(row, userId)]++
-      return { data: counts }
+      return { data: await service.proxyBidCounts(userId) }
     },
   )
 
@@ -217,22 +155,14 @@ export const biddingRoutes: FastifyPluginAsyncZod<BiddingRouteOptions> = async (
         tags,
         summary: 'Lots I have bid on: leading, outbid, won, lost',
         params: UserParams,
-        querystring: z.object({ state: TradeStateSchema.optional() }),
+        querystring: TradeQuerySchema,
         response: { 200: dataSchema(z.array(TradeSchema)) },
       },
     },
     async (request) => {
       const { userId } = requireUser(request)
       requireSelf(userId, request.params.userId)
-      const now = clock.now()
-      const items = (await mine.lotsBidOn(userId)).map((row) => {
-        const card = toLotCard(row, now)
-        const state = tradeState(card.status, row.leader_id === userId)
-        return { ...card, state, myHighest: row.my_highest ?? 0 }
-      })
-      return {
-        data: request.query.state ? items.filter((i) => i.state === request.query.state) : items,
-      }
+      return { data: await service.trades(userId, request.query.state) }
     },
   )
 
@@ -243,14 +173,12 @@ export const biddingRoutes: FastifyPluginAsyncZod<BiddingRouteOptions> = async (
         tags: ['watch'],
         summary: 'Watch a lot',
         params: IdParams,
-        response: { 200: dataSchema(z.object({ lotId: z.number().int(), watching: z.boolean() })) },
+        response: { 200: dataSchema(WatchStateSchema) },
       },
     },
     async (request) => {
       const { userId } = requireUser(request)
-      if (!(await mine.lotExists(request.params.id))) throw new AppError('NOT_FOUND')
-      await mine.watch(userId, request.params.id, clock.now())
-      return { data: { lotId: request.params.id, watching: true } }
+      return { data: await service.watch(userId, request.params.id) }
     },
   )
 
@@ -261,13 +189,12 @@ export const biddingRoutes: FastifyPluginAsyncZod<BiddingRouteOptions> = async (
         tags: ['watch'],
         summary: 'Stop watching a lot',
         params: IdParams,
-        response: { 200: dataSchema(z.object({ lotId: z.number().int(), watching: z.boolean() })) },
+        response: { 200: dataSchema(WatchStateSchema) },
       },
     },
     async (request) => {
       const { userId } = requireUser(request)
-      await mine.unwatch(userId, request.params.id)
-      return { data: { lotId: request.params.id, watching: false } }
+      return { data: await service.unwatch(userId, request.params.id) }
     },
   )
 
@@ -279,17 +206,14 @@ export const biddingRoutes: FastifyPluginAsyncZod<BiddingRouteOptions> = async (
         summary: 'Watch state of up to 100 lots (comma-separated ids)',
         params: z.object({ ids: z.string().regex(/^\d{1,10}(,\d{1,10}){0,99}$/) }),
         querystring: z.object({ userId: z.coerce.number().int().positive().optional() }),
-        response: {
-          200: dataSchema(z.array(z.object({ lotId: z.number().int(), watching: z.boolean() }))),
-        },
+        response: { 200: dataSchema(z.array(WatchStateSchema)) },
       },
     },
     async (request) => {
       const { userId } = requireUser(request)
       if (request.query.userId !== undefined) requireSelf(userId, request.query.userId)
-      const ids = [...new Set(request.params.ids.split(',').map(Number))]
-      const watched = await mine.watchedAmong(userId, ids)
-      return { data: ids.map((lotId) => ({ lotId, watching: watched.has(lotId) })) }
+      const ids = request.params.ids.split(',').map(Number)
+      return { data: await service.watchStates(userId, ids) }
     },
   )
 
@@ -304,8 +228,7 @@ export const biddingRoutes: FastifyPluginAsyncZod<BiddingRouteOptions> = async (
     },
     async (request) => {
       const { userId } = requireUser(request)
-      const now = clock.now()
-      return { data: (await mine.watchedLots(userId)).map((row) => toLotCard(row, now)) }
+      return { data: await service.watchedLots(userId) }
     },
   )
 }

@@ -1,7 +1,22 @@
-import type { BidRequest, BidResult } from '@numisma/contracts/bidding'
+import type {
+  BidHistoryQuery,
+  BidRecord,
+  BidRequest,
+  BidResult,
+  CancelProxyResult,
+  Entrust,
+  EntrustCounts,
+  EntrustState,
+  PriceStepRow,
+  Trade,
+  TradeState,
+  WatchState,
+} from '@numisma/contracts/bidding'
+import type { LotCard } from '@numisma/contracts/catalog'
 import { cancelProxy, type LotState, placeBid } from '@numisma/domain/bid-engine'
 import type { PriceStep } from '@numisma/domain/increments'
 import { lotStatus } from '@numisma/domain/lot-status'
+import { entrustState, tradeState } from '@numisma/domain/my-bids'
 import {
   exposure,
   type LotExposure,
@@ -11,18 +26,34 @@ import {
 } from '@numisma/domain/quota'
 import { endAfterBid } from '@numisma/domain/soft-close'
 import type { Clock } from '../../platform/clock'
-import type { Database } from '../../platform/db'
 import { AppError } from '../../platform/errors'
 import type { EventBus } from '../../platform/event-bus'
-import { IdempotencyStore, requestHash } from '../../platform/idempotency'
-import { writeTransaction, type Tx } from '../../platform/transactions'
+import { type IdempotencyStore, requestHash } from '../../platform/idempotency'
+import type { Transact, Tx } from '../../platform/transactions'
+import { toLotCard } from '../catalog/mappers'
 import { maskBidder } from './mask'
-import { BiddingReads } from './reads-repository'
-import { BiddingRepository, type LockedLot } from './repository'
+import type { BiddingReads } from './reads-repository'
+import type { BiddingRepository, Exposure, LockedLot } from './repository'
+import type { WatchRepository } from './watch-repository'
 
 export interface BiddingOptions {
+  /** Deposit × this = bidding quota (DESIGN §4); from configuration. */
   quotaMultiplier: number
 }
+
+export interface BiddingDeps {
+  transact: Transact
+  clock: Clock
+  bus: EventBus
+  lots: BiddingRepository
+  reads: BiddingReads
+  watches: WatchRepository
+  idempotency: IdempotencyStore
+  options: BiddingOptions
+}
+
+/** How long the increment table is cached between reads (an operator may change it). */
+const STEP_CACHE_MS = 10_000
 
 function toState(lot: LockedLot, proxies: LotState['proxies']): LotState {
   return {
@@ -38,42 +69,52 @@ function toState(lot: LockedLot, proxies: LotState['proxies']): LotState {
   }
 }
 
+const timing = (r: {
+  status: string
+  starts_at: number
+  ends_at: number
+  price: number | null
+  leader_id: number | null
+  reserve_price: number | null
+}) => ({
+  status: r.status,
+  startsAt: r.starts_at,
+  endsAt: r.ends_at,
+  price: r.price,
+  leaderId: r.leader_id,
+  reservePrice: r.reserve_price,
+})
+
 /**
- * Bids and proxy cancellations. Each runs in one write transaction that locks the lot, so bids on
- * a lot are applied one at a time, with the end-time check inside; pushes go out after commit.
+ * Bidding use cases. A bid or a proxy cancellation runs in one write transaction that locks the
+ * lot, so bids on a lot apply one at a time; the time that judges a bid is read after that lock,
+ * so a bid that waited for it is judged by when it is applied. Pushes go out after commit.
  */
 export class BiddingService {
-  private readonly repo: BiddingRepository
-  private readonly reads: BiddingReads
-  private readonly idempotency = new IdempotencyStore()
+  private readonly displayNames = new Map<number, string>()
+  private stepCache: { at: number; steps: PriceStep[] } | undefined
 
-  constructor(
-    private readonly database: Database,
-    private readonly clock: Clock,
-    private readonly bus: EventBus,
-    private readonly options: BiddingOptions,
-  ) {
-    this.repo = new BiddingRepository(database.dialect)
-    this.reads = new BiddingReads(database.db)
-  }
+  constructor(private readonly deps: BiddingDeps) {}
 
   async bid(userId: number, request: BidRequest, idempotencyKey?: string): Promise<BidResult> {
+    const { lots, idempotency, clock } = this.deps
     const hash = requestHash(request)
     // Read before the transaction: on SQLite a query outside it would wait for the connection
     // the transaction holds.
     const steps = await this.steps()
     await this.refuseIfStale(userId, request, steps, idempotencyKey)
-    const outcome = await writeTransaction(this.database, async (tx) => {
-      const now = this.clock.now()
-      const lot = await this.repo.lockLot(tx, request.lotId)
+    const outcome = await this.deps.transact(async (tx) => {
+      const lot = await lots.lockLot(tx, request.lotId)
+      // After the lock: a bid that queued behind others is judged at the time it is applied.
+      const now = clock.now()
       // After the lot lock, so a concurrent retry with the same key waits and then replays.
       if (idempotencyKey) {
-        const claim = await this.idempotency.claim<BidResult>(tx, userId, idempotencyKey, hash, now)
+        const claim = await idempotency.claim<BidResult>(tx, userId, idempotencyKey, hash, now)
         if (claim.kind === 'replay') return { kind: 'replay' as const, response: claim.result }
       }
       if (!lot) throw new AppError('NOT_FOUND', { lotId: request.lotId })
       if (lot.status !== 'open') throw new AppError('LOT_CLOSED')
-      const before = await this.repo.proxies(tx, lot.id)
+      const before = await lots.proxies(tx, lot.id)
       const result = placeBid(
         toState(lot, before),
         { userId, amount: request.amount, proxy: request.proxy, at: now },
@@ -90,8 +131,8 @@ export class BiddingService {
         extendSeconds: lot.softCloseExtendSeconds,
       })
       const state = { ...result.state, endsAt }
-      await this.repo.saveState(tx, lot.id, state, before, now)
-      await this.repo.insertChanges(tx, lot.id, result.changes, now)
+      await lots.saveState(tx, lot.id, state, before, now)
+      await lots.insertChanges(tx, lot.id, result.changes, now)
       const mine = state.proxies.find((p) => p.userId === userId && p.active)
       const response: BidResult = {
         lotId: lot.id,
@@ -100,24 +141,18 @@ export class BiddingService {
         endsAt: new Date(endsAt).toISOString(),
         leading: result.leading,
         myMax: mine ? mine.max : null,
+        notLeading: result.notLeading,
       }
-      if (idempotencyKey) await this.idempotency.complete(tx, userId, idempotencyKey, response)
+      if (idempotencyKey) await idempotency.complete(tx, userId, idempotencyKey, response)
       const leader = state.leaderId === null ? null : await this.displayOf(tx, state.leaderId)
-      return {
-        kind: 'placed' as const,
-        leader,
-        response,
-        state,
-        outbid: result.outbid,
-        lot,
-      }
+      return { kind: 'placed' as const, leader, response, state, outbid: result.outbid, lot, now }
     })
 
     if (outcome.kind === 'replay') return outcome.response
     // Published straight after commit, with nothing awaited in between, so pushes for one lot
     // go out in commit order.
-    const { response, state, outbid, lot, leader } = outcome
-    this.bus.publish({
+    const { response, state, outbid, lot, leader, now } = outcome
+    this.deps.bus.publish({
       type: 'lot',
       lotId: lot.id,
       price: state.price,
@@ -132,12 +167,12 @@ export class BiddingService {
           leaderId: state.leaderId,
           reservePrice: lot.reservePrice,
         },
-        this.clock.now(),
+        now,
       ),
       leader: leader === null ? null : maskBidder(leader),
     })
     if (outbid !== null && state.price !== null) {
-      this.bus.publish({ type: 'outbid', userId: outbid, lotId: lot.id, price: state.price })
+      this.deps.bus.publish({ type: 'outbid', userId: outbid, lotId: lot.id, price: state.price })
     }
     return response
   }
@@ -154,31 +189,30 @@ export class BiddingService {
     steps: PriceStep[],
     idempotencyKey?: string,
   ) {
-    const lot = await this.repo.peekLot(this.database.db, request.lotId)
+    const lot = await this.deps.lots.peekLot(request.lotId)
     if (!lot || lot.status !== 'open' || lot.leaderId === userId) return
     const result = placeBid(
       toState(lot, []),
-      { userId, amount: request.amount, proxy: request.proxy, at: this.clock.now() },
+      { userId, amount: request.amount, proxy: request.proxy, at: this.deps.clock.now() },
       { steps },
     )
     if (result.ok || result.code !== 'BID_TOO_LOW') return
-    if (idempotencyKey && (await this.idempotency.find(this.database.db, userId, idempotencyKey))) {
-      return
-    }
+    if (idempotencyKey && (await this.deps.idempotency.committed(userId, idempotencyKey))) return
     throw new AppError('BID_TOO_LOW', { minimum: result.minimum })
   }
 
-  async cancelProxy(userId: number, lotId: number): Promise<{ lotId: number; cancelled: true }> {
-    await writeTransaction(this.database, async (tx) => {
-      const now = this.clock.now()
-      const lot = await this.repo.lockLot(tx, lotId)
+  async cancelProxy(userId: number, lotId: number): Promise<CancelProxyResult> {
+    const { lots, clock } = this.deps
+    await this.deps.transact(async (tx) => {
+      const lot = await lots.lockLot(tx, lotId)
+      const now = clock.now()
       if (!lot) throw new AppError('NOT_FOUND', { lotId })
       if (lot.status !== 'open' || now >= lot.endsAt) throw new AppError('LOT_CLOSED')
-      const before = await this.repo.proxies(tx, lotId)
+      const before = await lots.proxies(tx, lotId)
       const next = cancelProxy(toState(lot, before), userId)
       if (!next) throw new AppError('PROXY_NOT_FOUND')
-      await this.repo.saveState(tx, lotId, next, before, now)
-      await this.repo.markProxyCancelled(tx, lotId, userId, now)
+      await lots.saveState(tx, lotId, next, before, now)
+      await lots.markProxyCancelled(tx, lotId, userId, now)
     })
     return { lotId, cancelled: true }
   }
@@ -189,8 +223,8 @@ export class BiddingService {
     userId: number,
   ): Promise<{ myMax: number | null; orderId: number | null }> {
     const [proxy, order] = await Promise.all([
-      this.repo.myMax(this.database.db, lotId, userId),
-      this.repo.auctionOrderOf(this.database.db, lotId, userId),
+      this.deps.lots.myMax(lotId, userId),
+      this.deps.lots.auctionOrderOf(lotId, userId),
     ])
     return {
       myMax: proxy && proxy.active === 1 ? proxy.max_amount : null,
@@ -198,14 +232,133 @@ export class BiddingService {
     }
   }
 
-  private readonly displayNames = new Map<number, string>()
-  private stepCache: { at: number; steps: PriceStep[] } | undefined
+  /** Deposit, quota (deposit × multiplier) and exposure of a user, as last committed (fen). */
+  async quotaOf(userId: number): Promise<{ deposit: number; quota: number; exposure: number }> {
+    const input = this.quotaInput(await this.deps.lots.committedExposure(userId))
+    return {
+      deposit: input.deposit,
+      quota: quotaLimit(input.deposit, input.multiplier),
+      exposure: exposure(input),
+    }
+  }
+
+  // Reads.
+
+  async history(
+    lotId: number,
+    viewer: number | null,
+    query: BidHistoryQuery,
+  ): Promise<{ data: BidRecord[]; page: number; pageSize: number; total: number }> {
+    await this.requireLot(lotId)
+    const { rows, total } = await this.deps.reads.bidHistory(lotId, {
+      offset: (query.page - 1) * query.pageSize,
+      limit: query.pageSize,
+    })
+    return {
+      data: rows.map((r) => ({
+        bidder: r.user_id === viewer ? r.display : maskBidder(r.display),
+        amount: r.amount,
+        auto: r.auto === 1,
+        at: new Date(r.created_at).toISOString(),
+        mine: r.user_id === viewer,
+      })),
+      page: query.page,
+      pageSize: query.pageSize,
+      total,
+    }
+  }
+
+  async priceSteps(): Promise<PriceStepRow[]> {
+    return (await this.deps.reads.priceSteps()).map((r) => ({ from: r.from_amount, step: r.step }))
+  }
+
+  /** My proxy bids, newest first, optionally in one state. */
+  async proxyBids(userId: number, state?: EntrustState): Promise<Entrust[]> {
+    const now = this.deps.clock.now()
+    const items = (await this.deps.reads.proxiesOf(userId)).map((row) => ({
+      ...toLotCard(row, now),
+      maxAmount: row.max_amount,
+      state: this.stateOfProxy(row, userId, now),
+      updatedAt: new Date(row.proxy_updated_at).toISOString(),
+    }))
+    return state ? items.filter((i) => i.state === state) : items
+  }
+
+  async proxyBidCounts(userId: number): Promise<EntrustCounts> {
+    const now = this.deps.clock.now()
+    const counts: EntrustCounts = { active: 0, outbid: 0, won: 0, lost: 0, cancelled: 0 }
+    for (const row of await this.deps.reads.proxiesOf(userId)) {
+      counts[this.stateOfProxy(row, userId, now)]++
+    }
+    return counts
+  }
+
+  /** Lots I have bid on: leading, outbid, won, lost. */
+  async trades(userId: number, state?: TradeState): Promise<Trade[]> {
+    const now = this.deps.clock.now()
+    const items = (await this.deps.reads.lotsBidOn(userId)).map((row) => {
+      const card = toLotCard(row, now)
+      return {
+        ...card,
+        state: tradeState(card.status, row.leader_id === userId),
+        myHighest: row.my_highest ?? 0,
+      }
+    })
+    return state ? items.filter((i) => i.state === state) : items
+  }
+
+  /** Counters for the user centre (open lots bid on, watches, active proxies, unpaid orders). */
+  counts(userId: number) {
+    return this.deps.reads.counts(userId)
+  }
+
+  // Watches.
+
+  async watch(userId: number, lotId: number): Promise<WatchState> {
+    await this.requireLot(lotId)
+    await this.deps.watches.watch(userId, lotId, this.deps.clock.now())
+    return { lotId, watching: true }
+  }
+
+  async unwatch(userId: number, lotId: number): Promise<WatchState> {
+    await this.deps.watches.unwatch(userId, lotId)
+    return { lotId, watching: false }
+  }
+
+  async watchStates(userId: number, lotIds: number[]): Promise<WatchState[]> {
+    const ids = [...new Set(lotIds)]
+    const watched = await this.deps.watches.watchedAmong(userId, ids)
+    return ids.map((lotId) => ({ lotId, watching: watched.has(lotId) }))
+  }
+
+  async watchedLots(userId: number): Promise<LotCard[]> {
+    const now = this.deps.clock.now()
+    return (await this.deps.watches.watchedLots(userId)).map((row) => toLotCard(row, now))
+  }
+
+  // Helpers.
+
+  private async requireLot(lotId: number): Promise<void> {
+    if (!(await this.deps.reads.lotExists(lotId))) throw new AppError('NOT_FOUND', { lotId })
+  }
+
+  private stateOfProxy(
+    row: Awaited<ReturnType<BiddingReads['proxiesOf']>>[number],
+    userId: number,
+    now: number,
+  ): EntrustState {
+    return entrustState(
+      lotStatus(timing(row), now),
+      row.leader_id === userId,
+      row.cancelled_at !== null,
+    )
+  }
 
   /** Display names for push messages; they do not change once an account exists. */
   private async displayOf(tx: Tx, userId: number): Promise<string | null> {
     const cached = this.displayNames.get(userId)
     if (cached !== undefined) return cached
-    const row = await this.repo.leaderDisplay(tx, userId)
+    const row = await this.deps.lots.leaderDisplay(tx, userId)
     if (!row) return null
     if (this.displayNames.size > 50_000) this.displayNames.clear()
     this.displayNames.set(userId, row.display)
@@ -214,47 +367,38 @@ export class BiddingService {
 
   /** The increment table (an operator may change it), re-read at most every 10 s. */
   private async steps(): Promise<PriceStep[]> {
-    const now = this.clock.now()
-    if (this.stepCache && Math.abs(now - this.stepCache.at) < 10_000) return this.stepCache.steps
-    const rows = await this.reads.priceSteps()
-    const steps = rows.map((r) => ({ from: r.from_amount, step: r.step }))
+    const now = this.deps.clock.now()
+    if (this.stepCache && Math.abs(now - this.stepCache.at) < STEP_CACHE_MS) {
+      return this.stepCache.steps
+    }
+    const steps = (await this.priceSteps()).map((r) => ({ from: r.from, step: r.step }))
     this.stepCache = { at: now, steps }
     return steps
   }
 
-  /** Deposit, quota (deposit × multiplier) and exposure of a user, as last committed (fen). */
-  async quotaOf(userId: number): Promise<{ deposit: number; quota: number; exposure: number }> {
-    const input = this.quotaInput(await this.repo.exposure(this.database.db, userId))
-    return {
-      deposit: input.deposit,
-      quota: quotaLimit(input.deposit, input.multiplier),
-      exposure: exposure(input),
-    }
-  }
-
-  private quotaInput(held: Awaited<ReturnType<BiddingRepository['exposure']>>): QuotaInput {
+  private quotaInput(held: Exposure): QuotaInput {
     const lots = new Map<number, LotExposure>()
-    for (const l of held.leading)
-      lots.set(l.id, { lotId: l.id, leadingAt: l.price ?? 0, proxyMax: 0 })
+    for (const l of held.leading) lots.set(l.id, { lotId: l.id, leadingAt: l.price, proxyMax: 0 })
     for (const p of held.proxies) {
       const entry = lots.get(p.lot_id) ?? { lotId: p.lot_id, leadingAt: 0, proxyMax: 0 }
       lots.set(p.lot_id, { ...entry, proxyMax: p.max_amount })
     }
     return {
       deposit: held.deposit,
-      multiplier: this.options.quotaMultiplier,
+      multiplier: this.deps.options.quotaMultiplier,
       lots: [...lots.values()],
       unpaidOrders: held.unpaidOrders,
     }
   }
 
   private async checkQuota(tx: Tx, userId: number, lotId: number, commitment: number) {
-    const input = this.quotaInput(await this.repo.exposure(tx, userId))
-    const deposit = input.deposit
+    const input = this.quotaInput(await this.deps.lots.exposure(tx, userId, { lock: true }))
     if (!withinQuota(input, lotId, commitment)) {
+      const limit = quotaLimit(input.deposit, input.multiplier)
       throw new AppError('QUOTA_EXCEEDED', {
-        limit: deposit * this.options.quotaMultiplier,
-        deposit,
+        limit,
+        deposit: input.deposit,
+        exposure: exposure(input),
         recharge: '/account/quotaRecharge',
       })
     }
