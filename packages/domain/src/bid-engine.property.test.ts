@@ -6,6 +6,7 @@ import {
   cancelProxy,
   type LotState,
   leaderMax,
+  minimumNextBid,
   placeBid,
 } from './bid-engine'
 import { isOnGrid, nearestOnGrid, nextAmount, stepAt } from './increments'
@@ -378,6 +379,16 @@ function run(
       ctx,
     )
     check(result.leading === (state.leaderId === user), 'wrong `leading`', ctx)
+    // A bid that does not lead says why, and the minimum it names is the next valid bid.
+    check(
+      result.leading
+        ? result.notLeading === null
+        : result.notLeading !== null &&
+            result.notLeading.minimum === minimumNextBid(state) &&
+            (result.notLeading.rule === 'tie_earlier') === (bid.amount === state.price),
+      `wrong \`notLeading\` ${JSON.stringify(result.notLeading)}`,
+      ctx,
+    )
     check(
       result.outbid ===
         (before.leaderId !== null && before.leaderId !== state.leaderId ? before.leaderId : null),
