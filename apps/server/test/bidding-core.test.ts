@@ -147,7 +147,7 @@ describe.each(databases)('auction core on $name', (kind) => {
     expect(await lot(lotId, bob)).toMatchObject({ leading: true, won: false, orderId: null })
 
     t.clock.advance(11 * MINUTE)
-    await new ClosingSweeper(t.database, t.clock, t.app.bus).sweep()
+    await ClosingSweeper.forDatabase(t.database, t.clock, t.app.bus).sweep()
 
     const order = await t.database.db
       .selectFrom('orders')

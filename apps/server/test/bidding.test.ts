@@ -267,7 +267,7 @@ describe.each(databases)('bidding over HTTP on $name', (kind) => {
     await bid(bob, unsold, 2_000 * YUAN)
     t.clock.advance(10 * MINUTE)
     try {
-      const sweeper = new ClosingSweeper(t.database, t.clock, t.app.bus)
+      const sweeper = ClosingSweeper.forDatabase(t.database, t.clock, t.app.bus)
       const closed = await sweeper.sweep()
       const outcome = Object.fromEntries(closed.map((c) => [c.lotId, c.outcome]))
       expect(outcome).toMatchObject({ [sold]: 'sold', [unsold]: 'unsold', [empty]: 'unsold' })
@@ -300,7 +300,7 @@ describe.each(databases)('bidding over HTTP on $name', (kind) => {
     const first = await createLot(t, { endsAt: t.clock.now() + MINUTE })
     await bid(dave, first, 1_500 * YUAN)
     t.clock.advance(MINUTE)
-    await new ClosingSweeper(t.database, t.clock, t.app.bus).sweep()
+    await ClosingSweeper.forDatabase(t.database, t.clock, t.app.bus).sweep()
     t.clock.advance(-MINUTE)
     const second = await createLot(t)
     // 1,500 + 150 fee owed; 1,000 more would exceed 2,000.
@@ -478,7 +478,9 @@ describe.each(databases)('bidding over HTTP on $name', (kind) => {
     // Three sweepers at once still close it exactly once with one order.
     t.clock.advance(40 * MINUTE)
     try {
-      const sweepers = [0, 1, 2].map(() => new ClosingSweeper(t.database, t.clock, t.app.bus))
+      const sweepers = [0, 1, 2].map(() =>
+        ClosingSweeper.forDatabase(t.database, t.clock, t.app.bus),
+      )
       const closed = (await Promise.all(sweepers.map((s) => s.sweep())))
         .flat()
         .filter((c) => c.lotId === lotId)

@@ -5,7 +5,7 @@ import type { Clock } from '../../platform/clock'
 import type { Database } from '../../platform/db'
 import type { EventBus } from '../../platform/event-bus'
 import { IntervalJob } from '../../platform/interval-job'
-import { writeTransaction } from '../../platform/transactions'
+import { type Transact, transactor } from '../../platform/transactions'
 import { BiddingRepository } from './repository'
 
 const DAY = 24 * 60 * 60 * 1000
@@ -27,26 +27,45 @@ export interface ClosedLot {
  * instances sweep together; the status check and the unique lot_id on orders make each close
  * happen exactly once.
  */
+export interface ClosingDeps {
+  transact: Transact
+  lots: BiddingRepository
+  clock: Clock
+  bus: EventBus
+  /** The handling fee in basis points of the hammer price (default 10 %). */
+  feeBps?: number
+  log?: FastifyBaseLogger
+}
+
 export class ClosingSweeper {
-  private readonly repo: BiddingRepository
   private readonly job = new IntervalJob(
     () => this.sweep(),
-    (error: unknown) => this.options.log?.error({ err: error }, 'closing sweep failed'),
+    (error: unknown) => this.deps.log?.error({ err: error }, 'closing sweep failed'),
   )
 
-  constructor(
-    private readonly database: Database,
-    private readonly clock: Clock,
-    private readonly bus: EventBus,
-    private readonly options: { feeBps?: number; log?: FastifyBaseLogger } = {},
-  ) {
-    this.repo = new BiddingRepository(database.db, database.dialect)
+  constructor(private readonly deps: ClosingDeps) {}
+
+  /** The sweeper over one database, for the composition root and tests. */
+  static forDatabase(
+    database: Database,
+    clock: Clock,
+    bus: EventBus,
+    options: Pick<ClosingDeps, 'feeBps' | 'log'> = {},
+  ): ClosingSweeper {
+    return new ClosingSweeper({
+      transact: transactor(database),
+      lots: new BiddingRepository(database.db, database.dialect),
+      clock,
+      bus,
+      ...options,
+    })
   }
 
   async sweep(): Promise<ClosedLot[]> {
-    const closed = await writeTransaction(this.database, async (tx) => {
-      const now = this.clock.now()
-      const lots = await this.repo.dueLots(tx, now, BATCH)
+    const { lots: repo, clock, bus } = this.deps
+    const closed = await this.deps.transact(async (tx) => {
+      const now = clock.now()
+      const lots = await repo.dueLots(tx, now, BATCH)
       const result: ClosedLot[] = []
       for (const lot of lots) {
         const outcome = closingOutcome({
@@ -54,10 +73,10 @@ export class ClosingSweeper {
           leaderId: lot.leader_id,
           reservePrice: lot.reserve_price,
         })
-        if (!(await this.repo.markClosed(tx, lot.id, outcome))) continue
+        if (!(await repo.markClosed(tx, lot.id, outcome))) continue
         if (outcome === 'sold' && lot.leader_id !== null && lot.price !== null) {
-          const fee = handlingFee(lot.price, this.options.feeBps)
-          await this.repo.createAuctionOrder(tx, {
+          const fee = handlingFee(lot.price, this.deps.feeBps)
+          await repo.createAuctionOrder(tx, {
             userId: lot.leader_id,
             lotId: lot.id,
             hammer: lot.price,
@@ -66,7 +85,7 @@ export class ClosingSweeper {
             now,
           })
         }
-        await this.repo.deactivateProxies(tx, lot.id)
+        await repo.deactivateProxies(tx, lot.id)
         result.push({
           lotId: lot.id,
           outcome,
@@ -79,7 +98,7 @@ export class ClosingSweeper {
       return result
     })
     for (const lot of closed) {
-      this.bus.publish({
+      bus.publish({
         type: 'lot',
         lotId: lot.lotId,
         price: lot.price,
