@@ -1,10 +1,10 @@
+import type { PushLot, PushOutbid, PushReminder } from '@numisma/contracts/push'
 import { describe, expect, it } from 'vitest'
 import {
   createPushManager,
   parsePush,
   pushSocketUrl,
   reconnectDelay,
-  type LotPush,
   type PushSocket,
 } from './push'
 
@@ -71,7 +71,7 @@ function setup(options: { visible?: () => boolean } = {}) {
   return { manager, sockets, timers, flush, fire }
 }
 
-const lot = (lotId: number, price: number): LotPush => ({
+const lot = (lotId: number, price: number): PushLot => ({
   type: 'lot',
   lotId,
   price,
@@ -79,6 +79,14 @@ const lot = (lotId: number, price: number): LotPush => ({
   endsAt: '2030-01-01T00:00:00.000Z',
   status: 'live',
   leader: '1**3',
+})
+const outbid = (lotId: number, price: number): PushOutbid => ({ type: 'outbid', lotId, price })
+
+const reminder = (lotId: number): PushReminder => ({
+  type: 'reminder',
+  lotId,
+  title: '1980 Great Wall 1 yuan',
+  endsAt: '2030-01-01T00:05:00.000Z',
 })
 
 describe('push manager', () => {
@@ -117,20 +125,48 @@ describe('push manager', () => {
     const { manager, sockets, flush } = setup()
     const a: number[] = []
     const b: number[] = []
-    const outbid: number[] = []
+    const outbids: number[] = []
     manager.watchLots([1], (m) => a.push(m.price!))
     manager.watchLots([2], (m) => b.push(m.price!))
-    manager.onOutbid((m) => outbid.push(m.lotId))
+    manager.onOutbid((m) => outbids.push(m.lotId))
     flush()
     sockets[0]!.accept()
     sockets[0]!.push({ type: 'hello', userId: 7 })
     sockets[0]!.push(lot(1, 500))
     sockets[0]!.push(lot(2, 900))
-    sockets[0]!.push({ type: 'outbid', lotId: 2, price: 900 })
+    sockets[0]!.push(outbid(2, 900))
     sockets[0]!.push('not json')
     expect(a).toEqual([500])
     expect(b).toEqual([900])
-    expect(outbid).toEqual([2])
+    expect(outbids).toEqual([2])
+  })
+
+  it('routes reminders to their listeners, and a reminder listener alone opens the socket', () => {
+    const { manager, sockets, flush } = setup()
+    const seen: PushReminder[] = []
+    const outbids: number[] = []
+    const release = manager.onReminder((m) => seen.push(m))
+    manager.onOutbid((m) => outbids.push(m.lotId))
+    flush()
+    expect(sockets).toHaveLength(1)
+    sockets[0]!.accept()
+    sockets[0]!.push(reminder(4))
+    sockets[0]!.push({ type: 'reminder', lotId: 5 }) // malformed: dropped
+    expect(seen).toEqual([reminder(4)])
+    expect(outbids).toEqual([])
+    release()
+    sockets[0]!.push(reminder(6))
+    expect(seen).toHaveLength(1)
+  })
+
+  it('closes when the last reminder listener leaves and nothing else is wanted', () => {
+    const { manager, sockets, flush } = setup()
+    const release = manager.onReminder(() => undefined)
+    flush()
+    sockets[0]!.accept()
+    release()
+    flush()
+    expect(sockets[0]!.closed).toBe(true)
   })
 
   it('reconnects with exponential backoff and subscribes again to what is wanted then', () => {
@@ -192,17 +228,44 @@ describe('reconnectDelay', () => {
 })
 
 describe('parsePush', () => {
-  it('keeps lot and outbid messages and drops the rest', () => {
+  it('keeps every message of the contract, from text or already parsed', () => {
     expect(parsePush(JSON.stringify(lot(1, 100)))).toEqual(lot(1, 100))
-    expect(parsePush({ type: 'outbid', lotId: 1, price: 100 })).toEqual({
-      type: 'outbid',
-      lotId: 1,
-      price: 100,
+    expect(parsePush({ ...lot(1, 100), price: null, leader: null })).toEqual({
+      ...lot(1, 100),
+      price: null,
+      leader: null,
     })
-    expect(
-      parsePush({ type: 'lot', lotId: 1, price: 1, bidCount: 1, endsAt: 'x', status: 'odd' }),
-    ).toBeNull()
-    expect(parsePush('{')).toBeNull()
+    expect(parsePush(outbid(1, 100))).toEqual(outbid(1, 100))
+    expect(parsePush(JSON.stringify(reminder(4)))).toEqual(reminder(4))
+    expect(parsePush({ type: 'hello', userId: 7 })).toEqual({ type: 'hello', userId: 7 })
+    expect(parsePush({ type: 'error', code: 'RATE_LIMITED' })).toEqual({
+      type: 'error',
+      code: 'RATE_LIMITED',
+    })
+  })
+
+  it('rejects malformed messages instead of passing them on half-typed', () => {
+    const malformed: unknown[] = [
+      '{',
+      'null',
+      42,
+      [],
+      { lotId: 1, price: 100 },
+      { type: 'bid', lotId: 1 },
+      { ...lot(1, 100), status: 'odd' },
+      { ...lot(1, 100), price: 1.5 },
+      { ...lot(1, 100), bidCount: '1' },
+      { ...lot(1, 100), leader: undefined },
+      { type: 'outbid', lotId: 1, price: null },
+      { type: 'outbid', lotId: '1', price: 100 },
+      { type: 'reminder', lotId: 4, endsAt: '2030-01-01T00:05:00.000Z' },
+      { ...reminder(4), endsAt: 1_893_456_300_000 },
+      { type: 'reminder', lotId: 4.5, title: 'x', endsAt: 'x' },
+    ]
+    for (const message of malformed) {
+      const raw = typeof message === 'string' ? message : JSON.stringify(message)
+      expect(parsePush(raw), raw).toBeNull()
+    }
   })
 })
 

@@ -1,29 +1,18 @@
-import type { LotStatus } from '@numisma/contracts/catalog'
+import {
+  PushServerMessageSchema,
+  type PushLot,
+  type PushOutbid,
+  type PushReminder,
+  type PushServerMessage,
+} from '@numisma/contracts/push'
 import { getClientConfig } from './config'
 
 /**
  * One shared WebSocket to the push role (DESIGN §4 "Realtime", §9): opened when something first
- * wants lots or outbid notices, subscribed to the union of the lots every mounted component wants
- * (the server replaces the set on each `subscribe`), and reopened with exponential backoff — with
- * the union sent again, since a new socket starts with no subscriptions.
+ * wants lots, outbid notices or reminders, subscribed to the union of the lots every mounted
+ * component wants (the server replaces the set on each `subscribe`), and reopened with exponential
+ * backoff — with the union sent again, since a new socket starts with no subscriptions.
  */
-
-export interface LotPush {
-  type: 'lot'
-  lotId: number
-  price: number | null
-  bidCount: number
-  endsAt: string
-  status: LotStatus
-  /** The leader's masked name. */
-  leader: string | null
-}
-
-export interface OutbidPush {
-  type: 'outbid'
-  lotId: number
-  price: number
-}
 
 /** The part of a browser WebSocket the manager uses (a fake in tests). */
 export interface PushSocket {
@@ -57,9 +46,11 @@ export function reconnectDelay(attempt: number): number {
 
 export interface PushManager {
   /** Wants live state of these lots until the returned release is called. */
-  watchLots(lotIds: readonly number[], onLot: (message: LotPush) => void): () => void
+  watchLots(lotIds: readonly number[], onLot: (message: PushLot) => void): () => void
   /** Outbid notices for the signed-in user until the returned release is called. */
-  onOutbid(listener: (message: OutbidPush) => void): () => void
+  onOutbid(listener: (message: PushOutbid) => void): () => void
+  /** Ending-soon reminders of lots the signed-in user watches, until the release is called. */
+  onReminder(listener: (message: PushReminder) => void): () => void
   /** Call when the page is shown or hidden again (reconnects at once when shown). */
   visibilityChanged(): void
   /** The lots currently subscribed on the server, for tests and the debug console. */
@@ -68,12 +59,13 @@ export interface PushManager {
 
 interface Watch {
   ids: ReadonlySet<number>
-  onLot: (message: LotPush) => void
+  onLot: (message: PushLot) => void
 }
 
 export function createPushManager(deps: PushManagerDeps): PushManager {
   const watches = new Set<Watch>()
-  const outbidListeners = new Set<(message: OutbidPush) => void>()
+  const outbidListeners = new Set<(message: PushOutbid) => void>()
+  const reminderListeners = new Set<(message: PushReminder) => void>()
   const defer = deps.defer ?? ((fn: () => void) => queueMicrotask(fn))
   const visible = deps.isVisible ?? (() => true)
   let socket: PushSocket | null = null
@@ -88,7 +80,8 @@ export function createPushManager(deps: PushManagerDeps): PushManager {
     for (const watch of watches) for (const id of watch.ids) all.add(id)
     return [...all].sort((a, b) => a - b)
   }
-  const needed = () => (watches.size > 0 || outbidListeners.size > 0) && visible()
+  const needed = () =>
+    (watches.size > 0 || outbidListeners.size > 0 || reminderListeners.size > 0) && visible()
 
   function sendSubscribe(force: boolean): void {
     if (!socket || !open || socket.readyState !== OPEN) return
@@ -171,10 +164,30 @@ export function createPushManager(deps: PushManagerDeps): PushManager {
   function dispatch(raw: unknown): void {
     const message = parsePush(raw)
     if (!message) return
-    if (message.type === 'lot') {
-      for (const watch of [...watches]) if (watch.ids.has(message.lotId)) watch.onLot(message)
-    } else {
-      for (const listener of [...outbidListeners]) listener(message)
+    switch (message.type) {
+      case 'lot':
+        for (const watch of [...watches]) if (watch.ids.has(message.lotId)) watch.onLot(message)
+        return
+      case 'outbid':
+        for (const listener of [...outbidListeners]) listener(message)
+        return
+      case 'reminder':
+        for (const listener of [...reminderListeners]) listener(message)
+        return
+      // The greeting and refusals (a rate limit, too many lots) need nothing from the page.
+      case 'hello':
+      case 'error':
+        return
+    }
+  }
+
+  /** Adds a listener to a set until the returned release is called. */
+  function listen<T>(listeners: Set<T>, listener: T): () => void {
+    listeners.add(listener)
+    queueSync()
+    return () => {
+      listeners.delete(listener)
+      queueSync()
     }
   }
 
@@ -188,14 +201,8 @@ export function createPushManager(deps: PushManagerDeps): PushManager {
         queueSync()
       }
     },
-    onOutbid(listener) {
-      outbidListeners.add(listener)
-      queueSync()
-      return () => {
-        outbidListeners.delete(listener)
-        queueSync()
-      }
-    },
+    onOutbid: (listener) => listen(outbidListeners, listener),
+    onReminder: (listener) => listen(reminderListeners, listener),
     visibilityChanged() {
       if (visible() && retryTimer !== null) {
         // Back on screen: try now rather than waiting out the backoff.
@@ -209,41 +216,16 @@ export function createPushManager(deps: PushManagerDeps): PushManager {
   }
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v)
-const LOT_STATUSES: readonly string[] = ['preview', 'live', 'sold', 'unsold']
-
-/** A server message, or null for anything else (hello, errors, garbage). */
-export function parsePush(raw: unknown): LotPush | OutbidPush | null {
+/** A server message checked against the contract, or null for anything else (garbage, drift). */
+export function parsePush(raw: unknown): PushServerMessage | null {
   let value: unknown
   try {
     value = typeof raw === 'string' ? JSON.parse(raw) : raw
   } catch {
     return null
   }
-  if (!isRecord(value) || typeof value.lotId !== 'number') return null
-  if (value.type === 'outbid' && typeof value.price === 'number') {
-    return { type: 'outbid', lotId: value.lotId, price: value.price }
-  }
-  if (
-    value.type === 'lot' &&
-    (value.price === null || typeof value.price === 'number') &&
-    typeof value.bidCount === 'number' &&
-    typeof value.endsAt === 'string' &&
-    typeof value.status === 'string' &&
-    LOT_STATUSES.includes(value.status)
-  ) {
-    return {
-      type: 'lot',
-      lotId: value.lotId,
-      price: value.price,
-      bidCount: value.bidCount,
-      endsAt: value.endsAt,
-      status: value.status as LotStatus,
-      leader: typeof value.leader === 'string' ? value.leader : null,
-    }
-  }
-  return null
+  const parsed = PushServerMessageSchema.safeParse(value)
+  return parsed.success ? parsed.data : null
 }
 
 /** `ws(s)://host/svc/push/ws` from the push base (relative in embedded mode, or absolute). */

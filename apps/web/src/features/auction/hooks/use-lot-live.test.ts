@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { LotPush } from '../../../lib/push'
+import type { PushLot } from '@numisma/contracts/push'
 import { isNews, mergePush } from './use-lot-live'
 
 const cached = {
@@ -8,7 +8,7 @@ const cached = {
   endsAt: '2026-11-21T08:00:00.000Z',
   status: 'live' as const,
 }
-const push = (overrides: Partial<LotPush>): LotPush => ({
+const push = (overrides: Partial<PushLot>): PushLot => ({
   type: 'lot',
   lotId: 1,
   price: 120_000,

@@ -2,7 +2,8 @@ import { useEffect } from 'react'
 import { useKeepAliveContext } from 'keepalive-for-react'
 import { useQueryClient, type QueryKey } from '@tanstack/react-query'
 import type { LotCard } from '@numisma/contracts/catalog'
-import { pushManager, type LotPush } from '../../../lib/push'
+import type { PushLot } from '@numisma/contracts/push'
+import { pushManager } from '../../../lib/push'
 import { getBidHistoryQueryOptions } from '../api/get-bid-history'
 import { getLotQueryOptions } from '../api/get-lot'
 
@@ -12,7 +13,7 @@ type LiveFields = Pick<LotCard, 'price' | 'bidCount' | 'endsAt' | 'status'>
  * Whether a push message changes what the cache holds for a lot. The bid count only grows, so a
  * message with a lower count is an older update that arrived late (or a refetch overtook it).
  */
-export function isNews(cached: LiveFields | undefined, message: LotPush): boolean {
+export function isNews(cached: LiveFields | undefined, message: PushLot): boolean {
   if (cached !== undefined && message.bidCount < cached.bidCount) return false
   return (
     cached === undefined ||
@@ -23,7 +24,7 @@ export function isNews(cached: LiveFields | undefined, message: LotPush): boolea
   )
 }
 
-export function mergePush<T extends LiveFields>(item: T, message: LotPush): T {
+export function mergePush<T extends LiveFields>(item: T, message: PushLot): T {
   return {
     ...item,
     price: message.price,
