@@ -7,12 +7,13 @@ import { useNavigate } from 'react-router'
 import { Countdown } from '../../../components/countdown'
 import { GradeBadge } from '../../../components/grade-badge'
 import { ItemFact } from '../../../components/item-fact'
-import { isLotClosed } from '../../../components/lot-card'
 import { PhotoGallery } from '../../../components/photo-gallery'
 import { Price } from '../../../components/price'
+import { inBackground } from '../../../lib/background'
+import { isLotClosed, shownPrice } from '../../../lib/lot-outcome'
 import { useLocale } from '../../../lib/use-locale'
+import { stepAt } from '@numisma/domain/increments'
 import { usePriceSteps } from '../api/get-price-steps'
-import { stepAt } from './price-steps'
 
 const DATE = 'YYYY-MM-DD HH:mm:ss'
 
@@ -23,18 +24,12 @@ export function LotDetailView({ lot }: { lot: LotDetail }) {
   const navigate = useNavigate()
   const steps = usePriceSteps()
   const closed = isLotClosed(lot)
-  const hasBids = lot.price !== null
-  const current = lot.price ?? lot.startPrice
-  const step = steps.data ? stepAt(current, steps.data) : undefined
+  const shown = shownPrice(lot)
+  const step =
+    steps.data && steps.data.length > 0
+      ? stepAt(lot.price ?? lot.startPrice, steps.data)
+      : undefined
   const images = lot.images.length > 0 ? lot.images : [lot.image]
-
-  const priceLabel = closed
-    ? lot.status === 'sold'
-      ? t('lot.soldPrice')
-      : t('lot.lastPrice')
-    : hasBids
-      ? t('lot.currentPrice')
-      : t('lot.startPrice')
 
   return (
     <article className="item-detail" data-lot-id={lot.id}>
@@ -42,8 +37,8 @@ export function LotDetailView({ lot }: { lot: LotDetail }) {
 
       <div className={`price-band price-band-${closed ? 'closed' : lot.status}`}>
         <div className="price-band-main">
-          <span className="price-band-label">{priceLabel}</span>
-          <Price fen={current} size="lg" className="price-band-price" />
+          <span className="price-band-label">{t(shown.labelKey)}</span>
+          <Price fen={shown.fen} size="lg" className="price-band-price" />
         </div>
         <div className="price-band-side">
           <span className="price-band-status">{t(`lot.status.${lot.status}`)}</span>
@@ -81,7 +76,7 @@ export function LotDetailView({ lot }: { lot: LotDetail }) {
               {t('item.exportBanned')}
             </Tag>
           ) : null}
-          {lot.leading ? <Tag color="success">{t('lot.leading')}</Tag> : null}
+          {lot.leading && !closed ? <Tag color="success">{t('lot.leading')}</Tag> : null}
         </div>
         <dl className="item-stats">
           <div>
@@ -108,18 +103,18 @@ export function LotDetailView({ lot }: { lot: LotDetail }) {
 
       <List className="item-links">
         <List.Item
-          onClick={() => void navigate(`/productHistory?id=${lot.id}`)}
+          onClick={() => inBackground(navigate(`/productHistory?id=${lot.id}`))}
           extra={t('lot.bidCount', { count: lot.bidCount })}
         >
           {t('lot.history')}
         </List.Item>
         <List.Item
-          onClick={() => void navigate(`/specialDetail?id=${lot.specialId}`)}
+          onClick={() => inBackground(navigate(`/specialDetail?id=${lot.specialId}`))}
           extra={lot.specialTitle}
         >
           {t('lot.special')}
         </List.Item>
-        <List.Item onClick={() => void navigate('/rules')}>{t('lot.rules')}</List.Item>
+        <List.Item onClick={() => inBackground(navigate('/rules'))}>{t('lot.rules')}</List.Item>
       </List>
 
       <section className="item-card">

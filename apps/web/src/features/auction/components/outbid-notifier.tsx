@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { formatFen } from '@numisma/contracts/money'
 import { useTranslation } from 'react-i18next'
 import { pushManager } from '../../../lib/push'
+import { inBackground } from '../../../lib/background'
 import { showToast } from '../../../lib/toast'
 import { getLotQueryOptions } from '../api/get-lot'
 
@@ -20,8 +21,8 @@ export function OutbidNotifier() {
         const cached = queryClient.getQueryData(lotKey)
         const title = cached?.title ?? t('bid.lotFallback', { id: message.lotId })
         showToast(t('bid.outbidToast', { title, price: `¥${formatFen(message.price)}` }))
-        void queryClient.invalidateQueries({ queryKey: lotKey })
-        void queryClient.invalidateQueries({ queryKey: ['bidding', 'mine'] })
+        inBackground(queryClient.invalidateQueries({ queryKey: lotKey }))
+        inBackground(queryClient.invalidateQueries({ queryKey: ['bidding', 'mine'] }))
       }),
     [queryClient, t],
   )

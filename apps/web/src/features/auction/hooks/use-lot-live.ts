@@ -3,6 +3,7 @@ import { useKeepAliveContext } from 'keepalive-for-react'
 import { useQueryClient, type QueryKey } from '@tanstack/react-query'
 import type { LotCard } from '@numisma/contracts/catalog'
 import type { PushLot } from '@numisma/contracts/push'
+import { inBackground } from '../../../lib/background'
 import { pushManager } from '../../../lib/push'
 import { getBidHistoryQueryOptions } from '../api/get-bid-history'
 import { getLotQueryOptions } from '../api/get-lot'
@@ -51,8 +52,10 @@ export function useLotLive(lotId: number | undefined): void {
       const cached = queryClient.getQueryData(lotKey)
       if (!isNews(cached, message)) return
       if (cached) queryClient.setQueryData(lotKey, mergePush(cached, message))
-      void queryClient.invalidateQueries({ queryKey: lotKey })
-      void queryClient.invalidateQueries({ queryKey: getBidHistoryQueryOptions(lotId).queryKey })
+      inBackground(queryClient.invalidateQueries({ queryKey: lotKey }))
+      inBackground(
+        queryClient.invalidateQueries({ queryKey: getBidHistoryQueryOptions(lotId).queryKey }),
+      )
     })
   }, [lotId, queryClient, active])
 }

@@ -40,12 +40,13 @@ function LotPage({ id }: { id: number | undefined }) {
           await lot.refetch()
         }}
       >
-        {lot.isPending ? (
-          <DetailSkeleton />
+        {/* Data first: a failed background refetch (offline, a blip) keeps the lot on screen. */}
+        {lot.data ? (
+          <LotDetailView lot={lot.data} />
         ) : lot.isError ? (
           <LoadFailed onRetry={() => lot.refetch()} />
         ) : (
-          <LotDetailView lot={lot.data} />
+          <DetailSkeleton />
         )}
       </PullToRefresh>
     </PageFrame>

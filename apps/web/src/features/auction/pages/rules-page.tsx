@@ -1,11 +1,17 @@
+import type { PriceStepRow } from '@numisma/contracts/bidding'
 import { formatFen } from '@numisma/contracts/money'
 import { Skeleton } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
 import { PageFrame } from '../../../components/page-frame'
 import { usePriceSteps } from '../api/get-price-steps'
-import { priceStepRows } from '../components/price-steps'
 
 const yuan = (fen: number): string => formatFen(fen, 0)
+
+/** The increment table as price ranges for reading, lowest first (`below` null at the top). */
+function priceRanges(steps: readonly PriceStepRow[]) {
+  const sorted = [...steps].sort((a, b) => a.from - b.from)
+  return sorted.map((row, i) => ({ ...row, below: sorted[i + 1]?.from ?? null }))
+}
 
 /** 竞买须知: the increment table from the server and the rules of bidding (DESIGN §4). */
 export function RulesPage() {
@@ -30,7 +36,7 @@ export function RulesPage() {
               </tr>
             </thead>
             <tbody>
-              {priceStepRows(steps.data).map((row) => (
+              {priceRanges(steps.data).map((row) => (
                 <tr key={row.from}>
                   <td>
                     {row.below === null
