@@ -53,6 +53,11 @@ export class ApiError extends Error {
   }
 }
 
+/** True when a call never reached the server (offline, aborted): nothing there changed. */
+export function neverSent(error: unknown): boolean {
+  return error instanceof ApiError && (error.code === 'OFFLINE' || error.code === 'ABORTED')
+}
+
 export interface ApiClientDeps {
   fetch: typeof fetch
   cookies: CookieJar

@@ -1,61 +1,59 @@
-import { queryOptions, useQuery } from '@tanstack/react-query'
-import { request } from '../../../lib/api-client'
-import { listOf } from '../../../lib/list-of'
+import { infiniteQueryOptions, useInfiniteQuery, type InfiniteData } from '@tanstack/react-query'
+import { BidRecordSchema, type BidRecord } from '@numisma/contracts/bidding'
+import { requestPage, type Page } from '../../../lib/api-client'
+import { nextPageParam } from '../../../lib/paging'
 
-/** One price change of a lot (DESIGN §9): bidder masked for everyone but the bidder. */
-export interface BidRecord {
-  bidder: string
-  /** Fen. */
-  amount: number
-  /** Placed automatically by a proxy bid. */
-  auto: boolean
-  /** ISO-8601 UTC. */
-  at: string
-  mine: boolean
-}
+export const BID_HISTORY_PAGE_SIZE = 50
 
-const isRecord = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v)
-
-export const BidRecordSchema = {
-  parse(value: unknown): BidRecord {
-    if (
-      !isRecord(value) ||
-      typeof value.bidder !== 'string' ||
-      typeof value.amount !== 'number' ||
-      !Number.isSafeInteger(value.amount) ||
-      typeof value.auto !== 'boolean' ||
-      typeof value.at !== 'string'
-    ) {
-      throw new TypeError('not a bid record')
-    }
-    return {
-      bidder: value.bidder,
-      amount: value.amount,
-      auto: value.auto,
-      at: value.at,
-      mine: value.mine === true,
-    }
-  },
-}
-
-/** GET /bidding/{id}: the bid history of a lot, newest first. */
-export function getBidHistory(lotId: number): Promise<BidRecord[]> {
-  return request({
+/** GET /bidding/{id}?page=&pageSize=: one page (from 1) of a lot's bid history, newest first. */
+export function getBidHistory(
+  lotId: number,
+  page: number,
+  pageSize: number = BID_HISTORY_PAGE_SIZE,
+): Promise<Page<BidRecord>> {
+  return requestPage({
     path: `/bidding/${lotId}`,
+    query: { page, pageSize },
     defaultError: 'GET_BID_RECORDS_FAILED',
-    schema: listOf(BidRecordSchema),
+    schema: BidRecordSchema,
   })
 }
 
+/** Tells rows apart (a record has no id): no two bids share bidder, amount, kind and instant. */
+export const bidRecordKey = (record: BidRecord) =>
+  `${record.at}|${record.amount}|${record.bidder}|${String(record.auto)}`
+
+/**
+ * The loaded pages as one list, newest first. A bid placed between two page loads pushes every
+ * older row one place down, so the next page starts with a row already shown: shown once.
+ */
+export function historyRows(data: InfiniteData<Page<BidRecord>>): BidRecord[] {
+  const seen = new Set<string>()
+  return data.pages
+    .flatMap((page) => page.data)
+    .filter((record) => {
+      const key = bidRecordKey(record)
+      if (seen.has(key)) return false
+      seen.add(key)
+      return true
+    })
+}
+
 export function getBidHistoryQueryOptions(lotId: number) {
-  return queryOptions({
+  return infiniteQueryOptions({
     queryKey: ['bidding', 'history', lotId],
-    queryFn: () => getBidHistory(lotId),
+    queryFn: ({ pageParam }) => getBidHistory(lotId, pageParam),
+    initialPageParam: 1,
+    getNextPageParam: nextPageParam,
+    select: historyRows,
     staleTime: 5_000,
   })
 }
 
+/** The history loaded so far as one list (`data`), with `fetchNextPage` for older bids. */
 export function useBidHistory(lotId: number | undefined) {
-  return useQuery({ ...getBidHistoryQueryOptions(lotId ?? 0), enabled: lotId !== undefined })
+  return useInfiniteQuery({
+    ...getBidHistoryQueryOptions(lotId ?? 0),
+    enabled: lotId !== undefined,
+  })
 }

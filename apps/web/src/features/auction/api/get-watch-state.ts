@@ -1,27 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
+import { WatchStateSchema, type WatchState } from '@numisma/contracts/bidding'
 import { request } from '../../../lib/api-client'
 import { readSession } from '../../../lib/cookies'
 import { listOf } from '../../../lib/list-of'
-
-export interface WatchState {
-  lotId: number
-  watching: boolean
-}
-
-const WatchStateSchema = {
-  parse(value: unknown): WatchState {
-    const row = value as Partial<Record<keyof WatchState, unknown>> | null
-    if (
-      typeof row !== 'object' ||
-      row === null ||
-      typeof row.lotId !== 'number' ||
-      typeof row.watching !== 'boolean'
-    ) {
-      throw new TypeError('not a watch state')
-    }
-    return { lotId: row.lotId, watching: row.watching }
-  },
-}
 
 /** GET /auction/{ids}/@attention?userId=: whether the caller watches each lot. */
 export function getWatchState(lotIds: readonly number[], userId: string): Promise<WatchState[]> {

@@ -1,7 +1,15 @@
-import { useMutation } from '@tanstack/react-query'
+import {
+  mutationOptions,
+  useMutation,
+  useQueryClient,
+  type QueryClient,
+} from '@tanstack/react-query'
 import { BidResultSchema, type BidRequest, type BidResult } from '@numisma/contracts/bidding'
 import { randomUuid } from '@numisma/contracts/signing'
-import { request } from '../../../lib/api-client'
+import { neverSent, request } from '../../../lib/api-client'
+import { getBidHistoryQueryOptions } from './get-bid-history'
+import { getLotQueryOptions } from './get-lot'
+import { MY_BIDDING_KEY } from './query-keys'
 
 /**
  * POST /bidding/bid: a direct bid, or a proxy bid with maximum `amount` (fen). One idempotency key
@@ -23,9 +31,42 @@ export function placeBid(
   })
 }
 
-export function usePlaceBid() {
-  return useMutation({
+/** The bid mutation with the cache it owns: the lot, its history and my bidding lists. */
+export function placeBidMutationOptions(queryClient: QueryClient) {
+  return mutationOptions({
     mutationFn: ({ bid, idempotencyKey }: { bid: BidRequest; idempotencyKey: string }) =>
       placeBid(bid, idempotencyKey),
+    onSuccess: (result) => {
+      // The answer already says where the lot stands: show it before the refetch lands.
+      queryClient.setQueryData(getLotQueryOptions(result.lotId).queryKey, (lot) =>
+        lot
+          ? {
+              ...lot,
+              price: result.price,
+              bidCount: result.bidCount,
+              endsAt: result.endsAt,
+              leading: result.leading,
+              myMax: result.myMax,
+            }
+          : lot,
+      )
+    },
+    // A refused bid (too low, closed, extended) also means the lot moved on: refetch either way,
+    // awaited so the bar is not used again on a stale minimum. Not when the bid never left the
+    // phone (offline): nothing changed, and a refetch would only raise the offline alert again.
+    onSettled: (_result, error, { bid }) =>
+      neverSent(error)
+        ? undefined
+        : Promise.all([
+            queryClient.invalidateQueries({ queryKey: getLotQueryOptions(bid.lotId).queryKey }),
+            queryClient.invalidateQueries({
+              queryKey: getBidHistoryQueryOptions(bid.lotId).queryKey,
+            }),
+            queryClient.invalidateQueries({ queryKey: MY_BIDDING_KEY }),
+          ]),
   })
+}
+
+export function usePlaceBid() {
+  return useMutation(placeBidMutationOptions(useQueryClient()))
 }

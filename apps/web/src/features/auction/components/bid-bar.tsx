@@ -1,5 +1,4 @@
 import { useState } from 'react'
-import { useQueryClient } from '@tanstack/react-query'
 import type { LotDetail } from '@numisma/contracts/catalog'
 import { errorText } from '@numisma/contracts/errors'
 import { formatFen } from '@numisma/contracts/money'
@@ -15,8 +14,7 @@ import { signInUrl } from '../../../lib/guard'
 import { showSuccess, showToast } from '../../../lib/toast'
 import { useLocale } from '../../../lib/use-locale'
 import { useCancelProxy } from '../api/cancel-proxy'
-import { getBidHistoryQueryOptions, useBidHistory } from '../api/get-bid-history'
-import { getLotQueryOptions } from '../api/get-lot'
+import { useBidHistory } from '../api/get-bid-history'
 import { usePriceSteps } from '../api/get-price-steps'
 import { usePlaceBid } from '../api/place-bid'
 import { bidErrorAction } from './bid-error'
@@ -73,7 +71,6 @@ export function BidBar({ lot }: { lot: LotDetail }) {
 
 function BidStanding({ lot, closed }: { lot: LotDetail; closed: boolean }) {
   const { t } = useTranslation()
-  const queryClient = useQueryClient()
   const cancel = useCancelProxy()
 
   const cancelProxy = async () => {
@@ -88,10 +85,8 @@ function BidStanding({ lot, closed }: { lot: LotDetail; closed: boolean }) {
       await cancel.mutateAsync(lot.id)
       showSuccess(t('bid.cancelled'))
     } catch {
-      // request() has toasted the server's reason.
+      // request() has toasted the server's reason; useCancelProxy refreshes the lot either way.
     }
-    await queryClient.invalidateQueries({ queryKey: getLotQueryOptions(lot.id).queryKey })
-    await queryClient.invalidateQueries({ queryKey: ['bidding', 'mine'] })
   }
 
   return (
@@ -128,7 +123,6 @@ function BidControls({ lot, onSignIn }: { lot: LotDetail; onSignIn: () => void }
   const { t } = useTranslation()
   const navigate = useNavigate()
   const locale = useLocale()
-  const queryClient = useQueryClient()
   const steps = usePriceSteps()
   const place = usePlaceBid()
   const [mode, setMode] = useState<BidMode>(lot.leading ? 'proxy' : 'direct')
@@ -160,25 +154,12 @@ function BidControls({ lot, onSignIn }: { lot: LotDetail; onSignIn: () => void }
       cancelText: t('common.cancel'),
     })
     if (!ok) return
-    const lotKey = getLotQueryOptions(lot.id).queryKey
     try {
       const result = await place.mutateAsync({
         bid: { lotId: lot.id, amount, proxy },
         // One key per confirmed action: a network retry of this call is replayed, not re-bid.
         idempotencyKey: randomUuid(),
       })
-      queryClient.setQueryData(lotKey, (old) =>
-        old
-          ? {
-              ...old,
-              price: result.price,
-              bidCount: result.bidCount,
-              endsAt: result.endsAt,
-              leading: result.leading,
-              myMax: result.myMax,
-            }
-          : old,
-      )
       setChosen(null)
       showSuccess(
         !result.leading ? t('bid.notLeading') : proxy ? t('bid.proxySuccess') : t('bid.success'),
@@ -186,9 +167,6 @@ function BidControls({ lot, onSignIn }: { lot: LotDetail; onSignIn: () => void }
     } catch (error) {
       await showBidError(error)
     }
-    void queryClient.invalidateQueries({ queryKey: lotKey })
-    void queryClient.invalidateQueries({ queryKey: getBidHistoryQueryOptions(lot.id).queryKey })
-    void queryClient.invalidateQueries({ queryKey: ['bidding', 'mine'] })
   }
 
   const showBidError = async (error: unknown) => {

@@ -1,4 +1,4 @@
-import { TRADE_STATES } from '@numisma/contracts/bidding'
+import { TRADE_STATES, type Trade, type TradeState } from '@numisma/contracts/bidding'
 import { PullToRefresh, Tabs, Tag } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
 import { useSearchParams } from 'react-router'
@@ -7,7 +7,7 @@ import { LoadFailed } from '../../../components/load-failed'
 import { LotCard, LotCardSkeleton } from '../../../components/lot-card'
 import { PageFrame } from '../../../components/page-frame'
 import { Price } from '../../../components/price'
-import { getMyBidsQueryOptions, useMyBids, type MyBid, type TradeState } from '../api/get-my-bids'
+import { getMyBidsQueryOptions, useMyBids } from '../api/get-my-bids'
 import { useLiveLotList } from '../hooks/use-lot-live'
 
 /** /myBuy: the lots I have bid on, by where I stand — one call, counted and filtered here. */
@@ -66,7 +66,7 @@ export function MyBuyPage() {
   )
 }
 
-function MyBidLine({ bid }: { bid: MyBid }) {
+function MyBidLine({ bid }: { bid: Trade }) {
   const { t } = useTranslation()
   const color =
     bid.state === 'leading' || bid.state === 'won'

@@ -1,5 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query'
-import { ENTRUST_STATES } from '@numisma/contracts/bidding'
+import { ENTRUST_STATES, type Entrust, type EntrustState } from '@numisma/contracts/bidding'
 import { formatChinaDate } from '@numisma/contracts/dates'
 import { formatFen } from '@numisma/contracts/money'
 import { Button, Dialog, PullToRefresh, Tabs } from 'antd-mobile'
@@ -12,13 +11,7 @@ import { PageFrame } from '../../../components/page-frame'
 import { Price } from '../../../components/price'
 import { showSuccess } from '../../../lib/toast'
 import { useCancelProxy } from '../api/cancel-proxy'
-import { getLotQueryOptions } from '../api/get-lot'
-import {
-  getMyProxyBidsQueryOptions,
-  useMyProxyBids,
-  type EntrustState,
-  type MyProxyBid,
-} from '../api/get-my-proxy-bids'
+import { getMyProxyBidsQueryOptions, useMyProxyBids } from '../api/get-my-proxy-bids'
 import { useProxyBidCounts } from '../api/get-proxy-bid-counts'
 import { useLiveLotList } from '../hooks/use-lot-live'
 
@@ -79,9 +72,8 @@ export function MyEntrustPage() {
   )
 }
 
-function ProxyBidItem({ item }: { item: MyProxyBid }) {
+function ProxyBidItem({ item }: { item: Entrust }) {
   const { t } = useTranslation()
-  const queryClient = useQueryClient()
   const cancel = useCancelProxy()
 
   const onCancel = async () => {
@@ -95,10 +87,8 @@ function ProxyBidItem({ item }: { item: MyProxyBid }) {
       await cancel.mutateAsync(item.id)
       showSuccess(t('bid.cancelled'))
     } catch {
-      // request() has toasted the server's reason; refresh to show where things stand.
+      // request() has toasted the server's reason; useCancelProxy refreshes the lists either way.
     }
-    await queryClient.invalidateQueries({ queryKey: ['bidding', 'mine'] })
-    await queryClient.invalidateQueries({ queryKey: getLotQueryOptions(item.id).queryKey })
   }
 
   return (

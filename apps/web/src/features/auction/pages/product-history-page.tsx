@@ -1,22 +1,25 @@
+import type { BidRecord } from '@numisma/contracts/bidding'
 import { formatChinaDate } from '@numisma/contracts/dates'
 import { PullToRefresh, Skeleton, Tag } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
 import { useSearchParams } from 'react-router'
 import { EmptyState } from '../../../components/empty-state'
+import { InfiniteListEnd } from '../../../components/infinite-list-end'
 import { LoadFailed } from '../../../components/load-failed'
 import { PageFrame } from '../../../components/page-frame'
 import { Price } from '../../../components/price'
+import { fetchNextOrThrow } from '../../../lib/paging'
 import { positiveId } from '../../../lib/query-param'
-import { useBidHistory, type BidRecord } from '../api/get-bid-history'
+import { bidRecordKey, useBidHistory } from '../api/get-bid-history'
 import { useLotLive } from '../hooks/use-lot-live'
 
-/** /productHistory?id=: every price change of a lot, newest first. */
+/** /productHistory?id=: every price change of a lot, newest first, a page at a time as it scrolls. */
 export function ProductHistoryPage() {
   const { t } = useTranslation()
   const [params] = useSearchParams()
   const id = positiveId(params.get('id'))
   const history = useBidHistory(id)
-  // New bids arrive by push: the history is fetched again on each change of the lot.
+  // New bids arrive by push: the pages loaded so far are fetched again on each change of the lot.
   useLotLive(id)
 
   return (
@@ -38,11 +41,17 @@ export function ProductHistoryPage() {
           ) : history.data.length === 0 ? (
             <EmptyState description={t('history.empty')} />
           ) : (
-            <ol className="bid-history" data-testid="bid-history">
-              {history.data.map((record, i) => (
-                <BidRow key={`${record.at}-${record.amount}`} record={record} leading={i === 0} />
-              ))}
-            </ol>
+            <>
+              <ol className="bid-history" data-testid="bid-history">
+                {history.data.map((record, i) => (
+                  <BidRow key={bidRecordKey(record)} record={record} leading={i === 0} />
+                ))}
+              </ol>
+              <InfiniteListEnd
+                hasMore={history.hasNextPage}
+                loadMore={() => fetchNextOrThrow(history.fetchNextPage)}
+              />
+            </>
           )}
         </PullToRefresh>
       )}
