@@ -11,8 +11,12 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod'
 import { BiddingReads } from './modules/bidding/reads-repository'
+import { BiddingRepository } from './modules/bidding/repository'
 import { biddingRoutes } from './modules/bidding/routes'
 import { BiddingService } from './modules/bidding/service'
+import { WatchRepository } from './modules/bidding/watch-repository'
+import { ListingRepository } from './modules/catalog/listing-repository'
+import { ListingService } from './modules/catalog/listing-service'
 import { CatalogRepository } from './modules/catalog/repository'
 import { LedgerService } from './modules/ledger/service'
 import { pushRoutes } from './modules/push/routes'
@@ -25,19 +29,25 @@ import { SearchService } from './modules/search/service'
 import { PassportRepository } from './modules/passport/repository'
 import { PassportService } from './modules/passport/service'
 import { SandboxSmsSender, type SmsSender } from './modules/passport/sms-sender'
+import { CounterService } from './modules/staff/counter-service'
 import { StaffRepository } from './modules/staff/repository'
 import { staffRoutes } from './modules/staff/routes'
 import { StaffService } from './modules/staff/service'
 import { systemRoutes } from './modules/system/routes'
+import { UserRepository } from './modules/user/repository'
 import { userRoutes } from './modules/user/routes'
+import { UserService } from './modules/user/service'
+import { DEFAULT_QUOTA_MULTIPLIER } from '@numisma/domain/quota'
 import type { Clock } from './platform/clock'
 import type { Database } from './platform/db'
 import { installErrorHandler, sendError } from './platform/error-handler'
 import { type EventBus, InProcessEventBus } from './platform/event-bus'
+import { IdempotencyStore } from './platform/idempotency'
 import { DatabaseNonceStore, MemoryNonceStore, type NonceStore } from './platform/nonce-store'
 import { clientConfig, loadPublicApps } from './platform/public-apps'
 import { type SigningDeps, signedRequestHook } from './platform/request-signing'
 import { SettingsRepository } from './platform/settings-repository'
+import { transactor } from './platform/transactions'
 import { serveWebApp } from './platform/web-app'
 
 export interface AppOptions {
@@ -54,7 +64,7 @@ export interface AppOptions {
   trustProxy?: boolean | number | string
   /** In-process by default; production passes the Redis-backed bus. */
   bus?: EventBus
-  /** Deposit × this = bidding quota (DESIGN §4). */
+  /** Deposit × this = bidding quota (DESIGN §4); server.ts passes QUOTA_MULTIPLIER from config. */
   quotaMultiplier?: number
   /**
    * Demo only (SEED=demo outside production): a deposit credited to each new account so a visitor
@@ -145,8 +155,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const bus = options.bus ?? new InProcessEventBus()
   app.decorate('bus', bus)
   const ledger = new LedgerService(database, clock)
-  const bidding = new BiddingService(database, clock, bus, {
-    quotaMultiplier: options.quotaMultiplier ?? 10,
+  const biddingReads = new BiddingReads(database.db)
+  const bidding = new BiddingService({
+    transact: transactor(database),
+    clock,
+    bus,
+    lots: new BiddingRepository(database.db, database.dialect),
+    reads: biddingReads,
+    watches: new WatchRepository(database.db),
+    idempotency: new IdempotencyStore(database.db),
+    options: { quotaMultiplier: options.quotaMultiplier ?? DEFAULT_QUOTA_MULTIPLIER },
   })
 
   // 3. Routes, by service.
@@ -154,11 +172,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(mediaRoutes, { prefix: MEDIA_PREFIX })
 
   const staff = new StaffService(new StaffRepository(database.db), clock)
+  const users = new UserService({
+    users: new UserRepository(database.db),
+    ledger,
+    bidding: {
+      quotaOf: (userId) => bidding.quotaOf(userId),
+      // The counters still live in the bidding module's reads until BiddingService offers them.
+      counts: (userId) => biddingReads.counts(userId),
+    },
+  })
   await app.register(staffRoutes, {
     prefix: `${MAIN_PREFIX}/admin`,
     service: staff,
     loginLimit: limits.staffLogin,
-    operations: { catalog: catalogRepo, users: passportRepo, ledger, clock },
+    operations: {
+      listings: new ListingService({
+        transact: transactor(database),
+        clock,
+        listings: new ListingRepository(database.dialect),
+      }),
+      counter: new CounterService({ users, ledger }),
+    },
   })
   await app.register(pushRoutes, {
     prefix: '/svc/push',
@@ -185,18 +219,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           : undefined,
       )
       await main.register(passportRoutes, { service: passport, rateLimit: limits })
-      const biddingReads = new BiddingReads(database.db)
-      await main.register(userRoutes, { users: passportRepo, ledger, bidding: biddingReads })
+      await main.register(userRoutes, { service: users })
       await main.register(catalogRoutes, {
         service: new CatalogService(catalogRepo, clock),
         clock,
         viewerOf: (lotId, userId) => bidding.stakeIn(lotId, userId),
       })
-      await main.register(biddingRoutes, {
-        service: bidding,
-        mine: biddingReads,
-        clock,
-      })
+      await main.register(biddingRoutes, { service: bidding })
       // Unknown paths are checked for a signature too, so they reveal nothing to strangers.
       main.setNotFoundHandler({ preHandler: verify }, (request, reply) =>
         sendError(request, reply, 404, 'NOT_FOUND'),

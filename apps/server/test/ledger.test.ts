@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LedgerRepository, PLATFORM } from '../src/modules/ledger/repository'
 import { LedgerService } from '../src/modules/ledger/service'
+import { depositNaming } from '../src/platform/migrations/0006-deposit-naming'
+import { migrationContext } from '../src/platform/migrations/index'
 import { writeTransaction } from '../src/platform/transactions'
 import { createTestApp, type Session, type TestApp } from './helpers/app'
 import { testDatabases } from './helpers/databases'
@@ -30,7 +32,7 @@ describe.each(databases)('ledger on $name', (kind) => {
     await Promise.all(
       Array.from({ length: 20 }, () => ledger.creditDeposit(Number(user.userId), 1_000, 'test')),
     )
-    expect((await ledger.balances(Number(user.userId))).quota).toBe(20_000)
+    expect((await ledger.balances(Number(user.userId))).deposit).toBe(20_000)
     expect(await total()).toBe(0)
   })
 
@@ -42,10 +44,10 @@ describe.each(databases)('ledger on $name', (kind) => {
       .executeTakeFirstOrThrow()
     await expect(
       writeTransaction(t.database, async (tx) => {
-        const quota = await repo.account(tx, Number(user.userId), 'quota')
+        const deposit = await repo.account(tx, Number(user.userId), 'deposit')
         const revenue = await repo.account(tx, PLATFORM, 'platform_revenue')
         await repo.transfer(tx, { kind: 'test', memo: '', now: t.clock.now() }, [
-          { accountId: quota.id, kind: 'quota', amount: -1_000_000 },
+          { accountId: deposit.id, kind: 'deposit', amount: -1_000_000 },
           { accountId: revenue.id, kind: 'platform_revenue', amount: 1_000_000 },
         ])
       }),
@@ -66,5 +68,26 @@ describe.each(databases)('ledger on $name', (kind) => {
         .where('user_id', '=', Number(user.userId))
         .execute(),
     ).rejects.toThrow()
+  })
+  it('keeps the deposit in an account of kind deposit, renaming accounts of the old kind', async () => {
+    const ledger = new LedgerService(t.database, t.clock)
+    const fresh = await t.signIn()
+    await ledger.creditDeposit(Number(fresh.userId), 3_000, 'test')
+    const kinds = await t.database.db
+      .selectFrom('ledger_accounts')
+      .select('kind')
+      .where('user_id', '=', Number(fresh.userId))
+      .execute()
+    expect(kinds).toEqual([{ kind: 'deposit' }])
+
+    // A database from before 0006 holds the deposit under the kind 'quota'.
+    await t.database.db
+      .updateTable('ledger_accounts')
+      .set({ kind: 'quota' })
+      .where('user_id', '=', Number(fresh.userId))
+      .execute()
+    expect((await ledger.balances(Number(fresh.userId))).deposit).toBe(0)
+    await depositNaming(migrationContext(t.database.dialect)).up(t.database.db)
+    expect(await ledger.balances(Number(fresh.userId))).toEqual({ balance: 0, deposit: 3_000 })
   })
 })

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { productNoOf } from '../src/modules/catalog/listing-service'
 import { StaffRepository } from '../src/modules/staff/repository'
 import { StaffService } from '../src/modules/staff/service'
 import { createTestApp, type TestApp } from './helpers/app'
@@ -162,46 +163,125 @@ describe.each(databases)('staff sign-in on $name', (kind) => {
       expect(lots).toEqual([])
     })
 
-    it('adds a mall item and credits a deposit', async () => {
+    it('adds a mall item with a product number, and credits a deposit', async () => {
       const item = await admin('POST', '/mall-items', {
         title: '钱币收藏册',
         price: 8_800,
         stock: 10,
       })
       expect(item.statusCode).toBe(200)
+      const { id, productNo } = item.json().data
+      expect(productNo).toMatch(/^M\d+$/)
+      const detail = await t.call({
+        method: 'GET',
+        path: `/mallproduct/getMallByProductNo/${productNo}`,
+      })
+      expect(detail.json().data).toMatchObject({ productNo, title: '钱币收藏册' })
+      expect(id).toBeGreaterThan(0)
+
       const user = await t.signIn()
-      const credit = await admin('POST', `/users/${user.userId}/quota`, { amount: 500_000 })
-      expect(credit.json()).toEqual({ data: { quota: 500_000 } })
+      const credit = await admin('POST', `/users/${user.userId}/deposit`, { amount: 500_000 })
+      expect(credit.json()).toEqual({ data: { deposit: 500_000 } })
       const stats = await t.call({ method: 'GET', path: '/user/@statistics', as: user })
-      expect(stats.json().data.quota).toBe(500_000)
+      expect(stats.json().data).toMatchObject({
+        balance: 0,
+        deposit: 500_000,
+        quota: 5_000_000,
+        exposure: 0,
+        payPasswordSet: false,
+      })
+      expect((await admin('POST', '/users/99999999/deposit', { amount: 100 })).statusCode).toBe(404)
+      expect(
+        (await admin('POST', `/users/${user.userId}/deposit`, { amount: -5 })).statusCode,
+      ).toBe(400)
+    })
+
+    it('keeps …/quota as an alias of …/deposit', async () => {
+      const user = await t.signIn()
+      const credit = await admin('POST', `/users/${user.userId}/quota`, { amount: 200_000 })
+      expect(credit.json()).toEqual({ data: { deposit: 200_000 } })
+      const again = await admin('POST', `/users/${user.userId}/deposit`, { amount: 100_000 })
+      expect(again.json()).toEqual({ data: { deposit: 300_000 } })
       expect((await admin('POST', '/users/99999999/quota', { amount: 100 })).statusCode).toBe(404)
-      expect((await admin('POST', `/users/${user.userId}/quota`, { amount: -5 })).statusCode).toBe(
-        400,
-      )
     })
 
     it('credits a deposit once for a double-submitted Idempotency-Key', async () => {
       const user = await t.signIn()
-      const submit = () =>
+      const submit = (path: 'deposit' | 'quota') =>
         t.inject({
           method: 'POST',
-          url: `/svc/main/admin/users/${user.userId}/quota`,
+          url: `/svc/main/admin/users/${user.userId}/${path}`,
           cookies: { staff_sid: cookie },
           headers: { 'idempotency-key': `deposit-${user.userId}-counter-1` },
           payload: { amount: 200_000 },
         })
-      const results = await Promise.all([submit(), submit(), submit()])
-      for (const res of results) expect(res.json()).toEqual({ data: { quota: 200_000 } })
+      const results = await Promise.all([submit('deposit'), submit('deposit'), submit('quota')])
+      for (const res of results) expect(res.json()).toEqual({ data: { deposit: 200_000 } })
       const stats = await t.call({ method: 'GET', path: '/user/@statistics', as: user })
-      expect(stats.json().data.quota).toBe(200_000)
+      expect(stats.json().data.deposit).toBe(200_000)
       const other = await t.inject({
         method: 'POST',
-        url: `/svc/main/admin/users/${user.userId}/quota`,
+        url: `/svc/main/admin/users/${user.userId}/deposit`,
         cookies: { staff_sid: cookie },
         headers: { 'idempotency-key': `deposit-${user.userId}-counter-1` },
         payload: { amount: 300_000 },
       })
       expect(other.statusCode).toBe(422)
+    })
+
+    it('numbers 20 lots added at once 1..20, each closing stagger seconds after the last', async () => {
+      const endsAt = t.clock.now() + 3_600_000
+      const specialId = (
+        await admin('POST', '/specials', {
+          title: '并发专场',
+          startsAt: new Date(t.clock.now()).toISOString(),
+          endsAt: new Date(endsAt).toISOString(),
+          staggerSeconds: 30,
+        })
+      ).json().data.id
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          admin('POST', '/lots', { specialId, title: `第${i + 1}件`, startPrice: 10_000 }),
+        ),
+      )
+      for (const res of results) expect(res.statusCode, res.body).toBe(200)
+      const created = results.map(
+        (r) => r.json().data as { id: number; lotNo: number; endsAt: string },
+      )
+      expect(created.map((c) => c.lotNo).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: 20 }, (_, i) => i + 1),
+      )
+      for (const c of created) expect(Date.parse(c.endsAt)).toBe(endsAt + (c.lotNo - 1) * 30_000)
+      const rows = await t.database.db
+        .selectFrom('lots')
+        .select(['id', 'lot_no', 'ends_at'])
+        .where('special_id', '=', specialId)
+        .orderBy('lot_no')
+        .execute()
+      expect(rows.map((r) => r.lot_no)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1))
+      expect(rows.map((r) => r.ends_at)).toEqual(rows.map((_, i) => endsAt + i * 30_000))
+      expect(new Set(rows.map((r) => r.id))).toEqual(new Set(created.map((c) => c.id)))
+    })
+
+    it('gives 20 mall items added at once 20 distinct product numbers', async () => {
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          admin('POST', '/mall-items', { title: `收藏册${i}`, price: 1_000, stock: 1 }),
+        ),
+      )
+      for (const res of results) expect(res.statusCode, res.body).toBe(200)
+      const created = results.map((r) => r.json().data as { id: number; productNo: string })
+      expect(new Set(created.map((c) => c.productNo)).size).toBe(20)
+      for (const c of created) {
+        const row = await t.database.db
+          .selectFrom('mall_items')
+          .select(['id', 'product_no'])
+          .where('product_no', '=', c.productNo)
+          .executeTakeFirstOrThrow()
+        expect(row.id).toBe(c.id)
+        // Derived from the row id, so unique because the id is, never left to chance.
+        expect(c.productNo).toBe(productNoOf(c.id))
+      }
     })
 
     it('refuses all of it without a staff session', async () => {

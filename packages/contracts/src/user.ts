@@ -1,9 +1,11 @@
 import { z } from 'zod'
 
+const Fen = z.number().int()
+
 /**
- * `GET /user/@statistics`: the signed-in user's basic data. Money (`balance`, `quota`) and the
- * counters arrive with the ledger and order modules; until a module exists its field is absent,
- * never a made-up zero, so the user centre shows a dash rather than a wrong number.
+ * `GET /user/@statistics`: the signed-in user's basic data (DESIGN §9). Counters arrive with the
+ * modules that own them (orders, mall); until a module exists its counter is absent, never a
+ * made-up zero, so the user centre shows a dash rather than a wrong number.
  */
 export const UserCountsSchema = z.object({
   bidding: z.number().int().optional(),
@@ -15,15 +17,25 @@ export const UserCountsSchema = z.object({
   coupons: z.number().int().optional(),
 })
 
+/**
+ * Money in fen, with DESIGN §4's two names for two things: `deposit` (保证金) is money the user
+ * has placed with us; `quota` (竞买额度) is the bidding limit derived from it (deposit × the
+ * configured multiplier); `exposure` is how much of the quota open lots and unpaid orders hold.
+ */
 export const UserStatisticsSchema = z.object({
   userId: z.string(),
   display: z.string(),
   mobile: z.string(),
   avatar: z.string().nullable(),
   createdAt: z.string(),
-  balance: z.number().int().optional(),
-  quota: z.number().int().optional(),
+  balance: Fen,
+  deposit: Fen,
+  quota: Fen,
+  exposure: Fen,
+  /** Whether a payment password is set (false until payment passwords exist). */
+  payPasswordSet: z.boolean(),
   counts: UserCountsSchema,
 })
 export type UserStatistics = z.infer<typeof UserStatisticsSchema>
+export type UserCounts = z.infer<typeof UserCountsSchema>
 export const UserStatisticsResponseSchema = z.object({ data: UserStatisticsSchema })

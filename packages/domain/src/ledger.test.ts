@@ -4,7 +4,7 @@ import { type AccountView, checkTransfer } from './ledger'
 
 const accounts: AccountView[] = [
   { id: 1, kind: 'platform_clearing', balance: 0 },
-  { id: 2, kind: 'quota', balance: 500 },
+  { id: 2, kind: 'deposit', balance: 500 },
   { id: 3, kind: 'balance', balance: 0 },
 ]
 

@@ -4,7 +4,7 @@
  * may, which is what keeps the sum over all accounts at zero.
  */
 export type AccountKind =
-  'balance' | 'quota' | 'platform_clearing' | 'platform_revenue' | 'platform_fees'
+  'balance' | 'deposit' | 'platform_clearing' | 'platform_revenue' | 'platform_fees'
 
 export interface Posting {
   accountId: number
@@ -19,7 +19,8 @@ export interface AccountView {
 
 export type LedgerRefusal = 'UNBALANCED' | 'NOT_INTEGER' | 'EMPTY' | 'OVERDRAWN'
 
-export const isUserAccount = (kind: AccountKind): boolean => kind === 'balance' || kind === 'quota'
+export const isUserAccount = (kind: AccountKind): boolean =>
+  kind === 'balance' || kind === 'deposit'
 
 /** Checks a transfer against the accounts it touches; null when it may be applied. */
 export function checkTransfer(postings: Posting[], accounts: AccountView[]): LedgerRefusal | null {

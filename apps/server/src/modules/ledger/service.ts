@@ -4,29 +4,36 @@ import { IdempotencyStore, requestHash } from '../../platform/idempotency'
 import { writeTransaction } from '../../platform/transactions'
 import { LedgerRepository, PLATFORM } from './repository'
 
-/** Money movements that are whole use cases (more arrive with payment and orders). */
+/** Idempotency keys are per owner: a user's id, or a negative id for staff (DESIGN §2). */
+export interface IdempotencyClaim {
+  owner: number
+  key: string
+}
+
+/**
+ * Money movements that are whole use cases (more arrive with payment and orders). A user's
+ * *deposit* (保证金) is a ledger account; the bidding *quota* is derived from it elsewhere.
+ */
 export class LedgerService {
-  private readonly repo: LedgerRepository
   private readonly idempotency = new IdempotencyStore()
 
   constructor(
     private readonly database: Database,
     private readonly clock: Clock,
-  ) {
-    this.repo = new LedgerRepository(database.dialect)
-  }
+    private readonly repo: LedgerRepository = new LedgerRepository(database.dialect),
+  ) {}
 
-  /** An operator records a deposit paid at the counter: money from outside into the user's quota. */
+  /** Money paid in from outside (at the counter, or the demo's gift) onto the user's deposit. */
   async creditDeposit(
     userId: number,
     amount: number,
     memo: string,
-    idempotency?: { owner: number; key: string },
-  ): Promise<{ quota: number }> {
+    idempotency?: IdempotencyClaim,
+  ): Promise<{ deposit: number }> {
     return writeTransaction(this.database, async (tx) => {
       if (idempotency) {
         const hash = requestHash({ userId, amount, memo })
-        const claim = await this.idempotency.claim<{ quota: number }>(
+        const claim = await this.idempotency.claim<{ deposit: number }>(
           tx,
           idempotency.owner,
           idempotency.key,
@@ -36,23 +43,23 @@ export class LedgerService {
         if (claim.kind === 'replay') return claim.result
       }
       const clearing = await this.repo.account(tx, PLATFORM, 'platform_clearing')
-      const quota = await this.repo.account(tx, userId, 'quota')
+      const deposit = await this.repo.account(tx, userId, 'deposit')
       await this.repo.transfer(tx, { kind: 'deposit', memo, now: this.clock.now() }, [
         { accountId: clearing.id, kind: 'platform_clearing', amount: -amount },
-        { accountId: quota.id, kind: 'quota', amount },
+        { accountId: deposit.id, kind: 'deposit', amount },
       ])
-      const result = { quota: await this.repo.balanceOf(tx, userId, 'quota') }
+      const result = { deposit: await this.repo.balanceOf(tx, userId, 'deposit') }
       if (idempotency)
         await this.idempotency.complete(tx, idempotency.owner, idempotency.key, result)
       return result
     })
   }
 
-  async balances(userId: number): Promise<{ balance: number; quota: number }> {
+  async balances(userId: number): Promise<{ balance: number; deposit: number }> {
     const db = this.database.db
     return {
       balance: await this.repo.balanceOf(db, userId, 'balance'),
-      quota: await this.repo.balanceOf(db, userId, 'quota'),
+      deposit: await this.repo.balanceOf(db, userId, 'deposit'),
     }
   }
 }

@@ -1,0 +1,129 @@
+import type {
+  LotCreate,
+  LotCreated,
+  MallItemCreate,
+  MallItemCreated,
+  SpecialCreate,
+} from '@numisma/contracts/staff'
+import { isOnGrid, nearestOnGrid } from '@numisma/domain/increments'
+import { staggeredEnd } from '@numisma/domain/soft-close'
+import type { Clock } from '../../platform/clock'
+import { AppError } from '../../platform/errors'
+import type { Transact } from '../../platform/transactions'
+import type { ListingRepository } from './listing-repository'
+
+/**
+ * A mall item's product number, from its row id: unique because the id is, and stable for as long
+ * as the item exists. Numbers start at M100001, as the demo catalogue's do.
+ */
+export const productNoOf = (id: number): string => `M${100_000 + id}`
+
+export interface ListingDeps {
+  transact: Transact
+  clock: Clock
+  /** The repository's public methods, so a spec can pass an in-memory fake. */
+  listings: Pick<ListingRepository, keyof ListingRepository>
+}
+
+/** Putting things up for sale (the operator calls of DESIGN §9): specials, lots and mall items. */
+export class ListingService {
+  constructor(private readonly deps: ListingDeps) {}
+
+  async createSpecial(input: SpecialCreate): Promise<{ id: number }> {
+    const { listings, clock } = this.deps
+    const id = await this.deps.transact((tx) =>
+      listings.insertSpecial(tx, {
+        title: input.title,
+        subtitle: input.subtitle,
+        description: input.description,
+        cover: input.cover,
+        starts_at: Date.parse(input.startsAt),
+        ends_at: Date.parse(input.endsAt),
+        stagger_seconds: input.staggerSeconds,
+        soft_close_window_seconds: input.softCloseWindowSeconds,
+        soft_close_extend_seconds: input.softCloseExtendSeconds,
+        created_at: clock.now(),
+      }),
+    )
+    return { id }
+  }
+
+  /**
+   * Adds a lot as the special's next one. Its number and so its staggered end (DESIGN §4) are
+   * taken while the special is locked, so concurrent adds get 1, 2, 3 … in turn.
+   */
+  async addLot(input: LotCreate): Promise<LotCreated> {
+    for (const [field, amount] of [
+      ['startPrice', input.startPrice],
+      ['reservePrice', input.reservePrice],
+    ] as const) {
+      if (amount !== undefined && !isOnGrid(amount)) {
+        throw new AppError('BID_OFF_GRID', { field, ...nearestOnGrid(amount) })
+      }
+    }
+    const { listings, clock } = this.deps
+    return this.deps.transact(async (tx) => {
+      const special = await listings.lockSpecial(tx, input.specialId)
+      if (!special) throw new AppError('NOT_FOUND', { specialId: input.specialId })
+      const lotNo = (await listings.lastLotNo(tx, special.id)) + 1
+      const endsAt = staggeredEnd(special.ends_at, lotNo, special.stagger_seconds)
+      const id = await listings.insertLot(tx, {
+        special_id: special.id,
+        lot_no: lotNo,
+        category_id: input.categoryId ?? null,
+        title: input.title,
+        subtitle: input.subtitle,
+        description: input.description,
+        images: JSON.stringify(input.images),
+        grade_code: input.gradeCode,
+        grading_service: input.gradingService ?? null,
+        cert_no: input.certNo ?? null,
+        year: '',
+        denomination: '',
+        material: '',
+        start_price: input.startPrice,
+        reserve_price: input.reservePrice ?? null,
+        starts_at: special.starts_at,
+        ends_at: endsAt,
+        export_banned: input.exportBanned ? 1 : 0,
+        status: 'open',
+        price: null,
+        bid_count: 0,
+        leader_id: null,
+        created_at: clock.now(),
+      })
+      return { id, lotNo, endsAt: new Date(endsAt).toISOString() }
+    })
+  }
+
+  async addMallItem(input: MallItemCreate): Promise<MallItemCreated> {
+    const { listings, clock } = this.deps
+    return this.deps.transact(async (tx) => {
+      const id = await listings.reserveMallItemId(tx)
+      const productNo = productNoOf(id)
+      await listings.insertMallItem(tx, {
+        id,
+        product_no: productNo,
+        category_id: input.categoryId ?? null,
+        title: input.title,
+        subtitle: '',
+        description: '',
+        images: '[]',
+        grade_code: 0,
+        grading_service: null,
+        cert_no: null,
+        year: '',
+        denomination: '',
+        material: '',
+        price: input.price,
+        stock: input.stock,
+        sold: 0,
+        limit_per_user: input.limitPerUser ?? null,
+        on_sale: 1,
+        export_banned: 0,
+        created_at: clock.now(),
+      })
+      return { id, productNo }
+    })
+  }
+}

@@ -1,0 +1,39 @@
+import { AppError } from '../../platform/errors'
+
+/** The parts of other modules' services the counter uses; app.ts passes the services. */
+export interface CounterDeps {
+  users: { exists(userId: number): Promise<boolean> }
+  ledger: {
+    creditDeposit(
+      userId: number,
+      amount: number,
+      memo: string,
+      idempotency?: { owner: number; key: string },
+    ): Promise<{ deposit: number }>
+  }
+}
+
+/**
+ * What an operator records at the shop's counter (DESIGN §9): a deposit paid in cash now; balance
+ * top-ups and remittance confirmations join it with the money module.
+ */
+export class CounterService {
+  constructor(private readonly deps: CounterDeps) {}
+
+  async creditDeposit(
+    staffId: number,
+    userId: number,
+    amount: number,
+    memo: string,
+    idempotencyKey?: string,
+  ): Promise<{ deposit: number }> {
+    if (!(await this.deps.users.exists(userId))) throw new AppError('NOT_FOUND', { userId })
+    return this.deps.ledger.creditDeposit(
+      userId,
+      amount,
+      memo,
+      // Staff keys live apart from users' (negative owner ids), so a key never replays across them.
+      idempotencyKey === undefined ? undefined : { owner: -staffId, key: idempotencyKey },
+    )
+  }
+}

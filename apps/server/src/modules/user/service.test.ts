@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest'
+import { AppError } from '../../platform/errors'
+import type { UserProfileRow } from './repository'
+import { UserService } from './service'
+
+/** UserService with fakes: the user centre's figures without a database. */
+const CREATED = Date.UTC(2026, 0, 2, 3, 4, 5)
+
+function setup(profile: UserProfileRow | undefined) {
+  return new UserService({
+    users: { findProfile: () => Promise.resolve(profile) },
+    ledger: { balances: () => Promise.resolve({ balance: 1_200, deposit: 50_000 }) },
+    bidding: {
+      quotaOf: () => Promise.resolve({ deposit: 50_000, quota: 500_000, exposure: 120_000 }),
+      counts: () => Promise.resolve({ bidding: 2, watching: 3, entrusted: 1, pendingPayment: 0 }),
+    },
+  })
+}
+
+describe('UserService.statistics', () => {
+  it('reports the deposit, the quota derived from it and the exposure under their own names', async () => {
+    const service = setup({
+      id: 8,
+      mobile: '13900000008',
+      display: '藏友0008',
+      avatar: null,
+      created_at: CREATED,
+    })
+    expect(await service.statistics(8)).toEqual({
+      userId: '8',
+      display: '藏友0008',
+      mobile: '13900000008',
+      avatar: null,
+      createdAt: new Date(CREATED).toISOString(),
+      balance: 1_200,
+      deposit: 50_000,
+      quota: 500_000,
+      exposure: 120_000,
+      payPasswordSet: false,
+      counts: { bidding: 2, watching: 3, entrusted: 1, pendingPayment: 0 },
+    })
+  })
+
+  it('treats a session whose user is gone as invalid', async () => {
+    const error = await setup(undefined)
+      .statistics(8)
+      .catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(AppError)
+    expect((error as AppError).code).toBe('SESSION_INVALID')
+  })
+})

@@ -1,0 +1,58 @@
+import type { UserCounts, UserStatistics } from '@numisma/contracts/user'
+import { AppError } from '../../platform/errors'
+import type { UserRepository } from './repository'
+
+/** What the user centre needs from the ledger (LedgerService satisfies it). */
+export interface UserBalances {
+  balances(userId: number): Promise<{ balance: number }>
+}
+
+/**
+ * What it needs from bidding: the deposit, quota and exposure by the same rules the bid check
+ * uses, and the bidding counters. app.ts adapts the bidding module's service to this.
+ */
+export interface UserBiddingFigures {
+  quotaOf(userId: number): Promise<{ deposit: number; quota: number; exposure: number }>
+  counts(userId: number): Promise<UserCounts>
+}
+
+export interface UserDeps {
+  users: Pick<UserRepository, keyof UserRepository>
+  ledger: UserBalances
+  bidding: UserBiddingFigures
+}
+
+/** The user centre's use cases. */
+export class UserService {
+  constructor(private readonly deps: UserDeps) {}
+
+  async exists(userId: number): Promise<boolean> {
+    return (await this.deps.users.findProfile(userId)) !== undefined
+  }
+
+  async statistics(userId: number): Promise<UserStatistics> {
+    const user = await this.deps.users.findProfile(userId)
+    // A session outliving its user (deleted account) is as good as no session.
+    if (!user) throw new AppError('SESSION_INVALID')
+    const [{ balance }, { deposit, quota, exposure }, counts] = await Promise.all([
+      this.deps.ledger.balances(userId),
+      this.deps.bidding.quotaOf(userId),
+      this.deps.bidding.counts(userId),
+    ])
+    return {
+      userId: String(user.id),
+      display: user.display,
+      mobile: user.mobile,
+      avatar: user.avatar,
+      createdAt: new Date(user.created_at).toISOString(),
+      balance,
+      deposit,
+      quota,
+      exposure,
+      // Payment passwords arrive with the money module; until then none can have been set.
+      payPasswordSet: false,
+      // Shipping and coupon counters arrive with the order and mall modules.
+      counts,
+    }
+  }
+}

@@ -1,0 +1,18 @@
+import { type Kysely, type Migration, sql } from 'kysely'
+import type { MigrationContext } from './index'
+
+/**
+ * One name per thing (DESIGN §4): the ledger account that holds a user's 保证金 is the *deposit*;
+ * the *quota* is the limit derived from it and is never stored. Accounts opened under the old
+ * kind name 'quota' are renamed. No constraint names the kind, so only rows change.
+ */
+export function depositNaming(_ctx: MigrationContext): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await sql`update ledger_accounts set kind = 'deposit' where kind = 'quota'`.execute(db)
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`update ledger_accounts set kind = 'quota' where kind = 'deposit'`.execute(db)
+    },
+  }
+}

@@ -1,0 +1,64 @@
+import { z } from 'zod'
+
+/** The operator calls of DESIGN §9 (under `/svc/main/admin`, staff session cookie). Amounts in fen. */
+const Fen = z.number().int().positive().max(100_000_000_000)
+const Iso = z.iso.datetime({ offset: true })
+
+export const SpecialCreateSchema = z
+  .object({
+    title: z.string().trim().min(1).max(100),
+    subtitle: z.string().max(200).default(''),
+    description: z.string().max(5000).default(''),
+    cover: z.string().max(2048).default(''),
+    startsAt: Iso,
+    endsAt: Iso,
+    staggerSeconds: z.number().int().min(0).max(3600).default(30),
+    softCloseWindowSeconds: z.number().int().min(0).max(3600).default(300),
+    softCloseExtendSeconds: z.number().int().min(0).max(3600).default(300),
+  })
+  .refine((b) => Date.parse(b.startsAt) < Date.parse(b.endsAt), {
+    message: 'startsAt must be before endsAt',
+    path: ['endsAt'],
+  })
+export type SpecialCreate = z.infer<typeof SpecialCreateSchema>
+export const SpecialCreatedSchema = z.object({ id: z.number().int() })
+
+export const LotCreateSchema = z.object({
+  specialId: z.number().int().positive(),
+  title: z.string().trim().min(1).max(200),
+  subtitle: z.string().max(200).default(''),
+  description: z.string().max(5000).default(''),
+  startPrice: Fen,
+  reservePrice: Fen.optional(),
+  categoryId: z.number().int().positive().optional(),
+  gradeCode: z.number().int().min(0).max(99).default(0),
+  gradingService: z.enum(['PCGS', 'NGC', 'PMG', 'GBCA']).optional(),
+  certNo: z.string().max(40).optional(),
+  images: z.array(z.string().max(2048)).max(20).default([]),
+  exportBanned: z.boolean().default(false),
+})
+export type LotCreate = z.infer<typeof LotCreateSchema>
+/** `lotNo` is the lot's place in its special (1, 2, …), which sets its staggered end. */
+export const LotCreatedSchema = z.object({
+  id: z.number().int(),
+  lotNo: z.number().int(),
+  endsAt: z.string(),
+})
+export type LotCreated = z.infer<typeof LotCreatedSchema>
+
+export const MallItemCreateSchema = z.object({
+  title: z.string().trim().min(1).max(200),
+  price: Fen,
+  stock: z.number().int().min(0).max(1_000_000),
+  categoryId: z.number().int().positive().optional(),
+  limitPerUser: z.number().int().positive().optional(),
+})
+export type MallItemCreate = z.infer<typeof MallItemCreateSchema>
+export const MallItemCreatedSchema = z.object({ id: z.number().int(), productNo: z.string() })
+export type MallItemCreated = z.infer<typeof MallItemCreatedSchema>
+
+export const DepositCreditSchema = z.object({
+  amount: Fen,
+  memo: z.string().max(200).default('counter deposit'),
+})
+export const DepositCreditedSchema = z.object({ deposit: z.number().int() })
