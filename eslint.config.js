@@ -120,6 +120,26 @@ export default tseslint.config(
     },
   },
   {
+    // Server modules (STYLE.md): a module reaches another only through its service, which app.ts
+    // (the composition root) passes in; another module's SQL (its repositories) is off limits, even
+    // as a type. app.ts and the tests under apps/server/test are outside this zone.
+    files: ['apps/server/src/modules/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(?!platform/)(modules/)?[\\w-]+/([\\w-]+-)?repository$',
+              message:
+                "A module does not import another module's repository: take that module's service (or a narrow interface of it) from app.ts.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/web/src/lib/**', 'apps/web/src/components/**'],
     rules: {
       'no-restricted-imports': [

@@ -2,8 +2,18 @@ import type { LotCard, MallItemCard, SearchQuery } from '@numisma/contracts/cata
 import { lotStatus } from '@numisma/domain/lot-status'
 import type { Clock } from '../../platform/clock'
 import { toLotCard, toMallCard } from '../catalog/mappers'
-import type { CatalogRepository, LotRow, MallItemRow } from '../catalog/repository'
+import type { Selectable } from 'kysely'
+import type { LotsTable, MallItemsTable } from '../../platform/schema'
 import { SearchIndex } from './search-index'
+
+type LotRow = Selectable<LotsTable>
+type MallItemRow = Selectable<MallItemsTable>
+
+/** Where the index comes from: every lot and mall item (app.ts passes the catalogue's reads). */
+export interface SearchSource {
+  allLots(): Promise<LotRow[]>
+  allMallItems(): Promise<MallItemRow[]>
+}
 
 export interface SearchPage<T> {
   data: T[]
@@ -44,7 +54,7 @@ export class SearchService {
   private loading: Promise<Snapshot> | undefined
 
   constructor(
-    private readonly repo: CatalogRepository,
+    private readonly repo: SearchSource,
     private readonly clock: Clock,
   ) {}
 
