@@ -19,7 +19,7 @@ afterAll(() => browser.close())
 
 /** The scrolling body of the page on screen (kept-alive pages away are detached). */
 const bodyScrollTop = (page: Page): Promise<number> =>
-  page.evaluate<number>(`document.querySelector('.page-body')?.scrollTop ?? -1`)
+  page.evaluate<number>(`document.querySelector('[data-testid=page-body]')?.scrollTop ?? -1`)
 
 describe('browsing', () => {
   it('keeps the home page where it was after opening a special and a lot and coming back', async () => {
@@ -31,7 +31,7 @@ describe('browsing', () => {
 
     // Scroll until the last special is on screen, well below the top.
     await page.evaluate(`(() => {
-      const body = document.querySelector('.page-body')
+      const body = document.querySelector('[data-testid=page-body]')
       const last = [...document.querySelectorAll('[data-special-id]')].at(-1)
       body.scrollTop += last.getBoundingClientRect().top - 300
     })()`)
@@ -98,7 +98,7 @@ describe('browsing', () => {
     const context = await phoneContext(browser)
     const page = await context.newPage()
     await page.goto('/')
-    const search = page.locator('.home-search input')
+    const search = page.locator('[data-testid=home-search] input')
     await search.fill('袁大头')
     await search.press('Enter')
     await page.waitForURL((url) => url.pathname === '/categoryDetail')
@@ -115,7 +115,7 @@ describe('browsing', () => {
     const lot = (await (await detail).json()).data
     expect(lot.title).toContain('袁世凯像')
     await page.locator('.item-title', { hasText: lot.title }).waitFor()
-    const badge = page.locator('.item-card .grade-badge').first()
+    const badge = page.locator('.item-card [data-testid=grade-badge]').first()
     await expect.poll(() => badge.innerText()).toContain(gradeName(lot.gradeCode))
     const time = page.locator('.price-band .countdown-time')
     await expect.poll(() => time.innerText()).toMatch(/^(?:\d+天 )?\d{2}:\d{2}:\d{2}$/)

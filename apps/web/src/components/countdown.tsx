@@ -9,6 +9,7 @@ import {
 } from '../lib/countdown'
 import { useServerNow } from '../lib/server-clock'
 import { useLocale } from '../lib/use-locale'
+import styles from './countdown.module.css'
 
 export interface CountdownProps extends Timed {
   /** The server already settled the item (sold, unsold, ended): no clock needed. */
@@ -33,10 +34,12 @@ export function Countdown({
   const locale = useLocale()
   const { active } = useKeepAliveContext()
   const now = useServerNow(active && !closed)
-  const classes = ['countdown', className ?? '']
+  // The plain countdown / countdown-label / countdown-time classes are stable hooks: the special hero
+  // and the price band restyle them from global.css, and e2e reads the time, until auction moves.
+  const classes = [styles.countdown, 'countdown', className ?? '']
   if (closed) {
     return (
-      <span className={[...classes, 'countdown-ended'].join(' ')}>
+      <span className={[...classes, styles.ended].join(' ')}>
         {endedText ?? t('countdown.ended')}
       </span>
     )
@@ -44,8 +47,8 @@ export function Countdown({
   if (now === undefined) {
     return (
       <span className={classes.join(' ')}>
-        <span className="countdown-label">{t('countdown.toEnd')}</span>
-        <span className="countdown-time">--:--:--</span>
+        <span className={`${styles.label} countdown-label`}>{t('countdown.toEnd')}</span>
+        <span className={`${styles.time} countdown-time`}>--:--:--</span>
       </span>
     )
   }
@@ -53,20 +56,20 @@ export function Countdown({
   const phase = countdownPhase(item, now)
   if (phase === 'ended') {
     return (
-      <span className={[...classes, 'countdown-ended'].join(' ')}>
+      <span className={[...classes, styles.ended].join(' ')}>
         {endedText ?? t('countdown.ended')}
       </span>
     )
   }
   const remaining = countdownRemaining(item, now, phase)
-  if (phase === 'upcoming') classes.push('countdown-upcoming')
-  else if (isUrgent(remaining)) classes.push('countdown-urgent')
+  if (phase === 'upcoming') classes.push(styles.upcoming)
+  else if (isUrgent(remaining)) classes.push(styles.urgent)
   return (
     <span className={classes.join(' ')} role="timer">
-      <span className="countdown-label">
+      <span className={`${styles.label} countdown-label`}>
         {phase === 'upcoming' ? t('countdown.toStart') : t('countdown.toEnd')}
       </span>
-      <span className="countdown-time">{formatCountdown(remaining, locale)}</span>
+      <span className={`${styles.time} countdown-time`}>{formatCountdown(remaining, locale)}</span>
     </span>
   )
 }

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react'
 import { ErrorBlock } from 'antd-mobile'
+import styles from './empty-state.module.css'
 
 export interface EmptyStateProps {
   description: ReactNode
@@ -16,7 +17,12 @@ export function EmptyState({
   children,
 }: EmptyStateProps) {
   return (
-    <ErrorBlock className="empty-state" status={status} title={title} description={description}>
+    <ErrorBlock
+      className={styles.emptyState}
+      status={status}
+      title={title}
+      description={description}
+    >
       {children}
     </ErrorBlock>
   )

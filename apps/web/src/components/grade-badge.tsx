@@ -1,5 +1,6 @@
 import { gradeName, hasGrade } from '@numisma/contracts/grades'
 import { useLocale } from '../lib/use-locale'
+import styles from './grade-badge.module.css'
 
 export interface GradeBadgeProps {
   gradeCode: number | null | undefined
@@ -14,9 +15,9 @@ export function GradeBadge({ gradeCode, gradingService, className }: GradeBadgeP
   if (!graded && !gradingService) return null
   const name = graded ? gradeName(gradeCode, locale) : null
   return (
-    <span className={['grade-badge', className ?? ''].join(' ').trim()}>
-      {gradingService ? <span className="grade-badge-service">{gradingService}</span> : null}
-      {name ? <span className="grade-badge-name">{name}</span> : null}
+    <span className={[styles.badge, className ?? ''].join(' ').trim()} data-testid="grade-badge">
+      {gradingService ? <span className={styles.service}>{gradingService}</span> : null}
+      {name ? <span className={styles.name}>{name}</span> : null}
     </span>
   )
 }

@@ -1,5 +1,6 @@
 import { InfiniteScroll } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
+import styles from './infinite-list-end.module.css'
 
 export interface InfiniteListEndProps {
   hasMore: boolean
@@ -12,6 +13,7 @@ export function InfiniteListEnd({ hasMore, loadMore }: InfiniteListEndProps) {
   const { t } = useTranslation()
   return (
     <InfiniteScroll
+      className={styles.end}
       hasMore={hasMore}
       loadMore={async () => {
         await loadMore()
@@ -22,14 +24,14 @@ export function InfiniteListEnd({ hasMore, loadMore }: InfiniteListEndProps) {
         failed ? (
           <span>
             {t('list.failed')}
-            <a className="list-retry" onClick={retry}>
+            <a className={styles.retry} onClick={retry}>
               {t('common.retry')}
             </a>
           </span>
         ) : more ? (
           <span>{t('common.loading')}</span>
         ) : (
-          <span className="list-end">{t('list.noMore')}</span>
+          <span>{t('list.noMore')}</span>
         )
       }
     </InfiniteScroll>

@@ -3,48 +3,45 @@ import type { ReactNode } from 'react'
 import { Skeleton } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
+import { isLotClosed, shownPrice } from '../lib/lot-outcome'
 import { Countdown } from './countdown'
 import { GradeBadge } from './grade-badge'
 import { Price } from './price'
-
-/** Whether the server has settled a lot (no more bidding, whatever the clock says). */
-export const isLotClosed = (lot: Pick<LotCardData, 'status'>): boolean =>
-  lot.status === 'sold' || lot.status === 'unsold'
-
-/** Which price a lot shows: hammer, last, current or start (i18n key). */
-export function priceLabelKey(
-  lot: Pick<LotCardData, 'status' | 'price'>,
-): 'lot.soldPrice' | 'lot.lastPrice' | 'lot.currentPrice' | 'lot.startPrice' {
-  if (isLotClosed(lot)) return lot.status === 'sold' ? 'lot.soldPrice' : 'lot.lastPrice'
-  return lot.price !== null ? 'lot.currentPrice' : 'lot.startPrice'
-}
+import styles from './lot-card.module.css'
 
 /**
  * A lot in a list: photo, title, grade, current (or start) price, bids and its countdown; `extra`
  * adds lines of the caller's own (my highest bid, my proxy maximum) under them.
  */
+// The plain lot-card class is a stable hook: e2e selects it, and the watchlist's rule in global.css
+// does until auction moves to CSS Modules.
 export function LotCard({ lot, extra }: { lot: LotCardData; extra?: ReactNode }) {
   const { t } = useTranslation()
   const closed = isLotClosed(lot)
+  const price = shownPrice(lot)
   return (
-    <Link className="lot-card" to={`/productDetail?id=${lot.id}`} data-lot-id={lot.id}>
-      <div className="lot-card-media">
+    <Link
+      className={`${styles.card} lot-card`}
+      to={`/productDetail?id=${lot.id}`}
+      data-lot-id={lot.id}
+    >
+      <div className={styles.media}>
         <img src={lot.image} alt={lot.title} loading="lazy" decoding="async" />
-        <span className="lot-card-no">{t('lot.lotNo', { no: lot.lotNo })}</span>
+        <span className={styles.no}>{t('lot.lotNo', { no: lot.lotNo })}</span>
       </div>
-      <div className="lot-card-info">
-        <h3 className="lot-card-title">{lot.title}</h3>
-        <GradeBadge gradeCode={lot.gradeCode} gradingService={lot.gradingService} />
-        <div className="lot-card-price">
-          <span className="lot-card-price-label">{t(priceLabelKey(lot))}</span>
-          <Price
-            fen={lot.price ?? lot.startPrice}
-            size="md"
-            muted={closed && lot.status !== 'sold'}
-          />
+      <div className={styles.info}>
+        <h3 className={styles.title}>{lot.title}</h3>
+        <GradeBadge
+          gradeCode={lot.gradeCode}
+          gradingService={lot.gradingService}
+          className={styles.grade}
+        />
+        <div className={styles.price}>
+          <span className={styles.priceLabel}>{t(price.labelKey)}</span>
+          <Price fen={price.fen} size="md" muted={closed && lot.status !== 'sold'} />
         </div>
-        <div className="lot-card-meta">
-          <span className="lot-card-bids">{t('lot.bidCount', { count: lot.bidCount })}</span>
+        <div className={styles.meta}>
+          <span>{t('lot.bidCount', { count: lot.bidCount })}</span>
           <Countdown
             startsAt={lot.startsAt}
             endsAt={lot.endsAt}
@@ -52,7 +49,7 @@ export function LotCard({ lot, extra }: { lot: LotCardData; extra?: ReactNode })
             endedText={lot.status === 'sold' ? t('lot.status.sold') : t('lot.status.ended')}
           />
         </div>
-        {extra ? <div className="lot-card-extra">{extra}</div> : null}
+        {extra ? <div className={styles.extra}>{extra}</div> : null}
       </div>
     </Link>
   )
@@ -60,9 +57,9 @@ export function LotCard({ lot, extra }: { lot: LotCardData; extra?: ReactNode })
 
 export function LotCardSkeleton() {
   return (
-    <div className="lot-card lot-card-skeleton" aria-hidden="true">
-      <Skeleton className="lot-card-media" animated />
-      <div className="lot-card-info">
+    <div className={`${styles.card} lot-card`} aria-hidden="true">
+      <Skeleton className={styles.media} animated />
+      <div className={styles.info}>
         <Skeleton.Paragraph lineCount={3} animated />
       </div>
     </div>

@@ -1,9 +1,11 @@
 import type { MallItemCard } from '@numisma/contracts/catalog'
+import type { ReactNode } from 'react'
 import { Skeleton } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { GradeBadge } from './grade-badge'
 import { Price } from './price'
+import styles from './mall-card.module.css'
 
 /** A mall item in a two-column grid: photo, title, grade, price and how many are left. */
 export function MallCard({ item }: { item: MallItemCard }) {
@@ -11,20 +13,24 @@ export function MallCard({ item }: { item: MallItemCard }) {
   const soldOut = item.stock <= 0
   return (
     <Link
-      className="mall-card"
+      className={styles.card}
       to={`/productDetail?productNo=${encodeURIComponent(item.productNo)}`}
       data-product-no={item.productNo}
     >
-      <div className="mall-card-media">
+      <div className={styles.media}>
         <img src={item.image} alt={item.title} loading="lazy" decoding="async" />
-        {soldOut ? <span className="mall-card-soldout">{t('mall.soldOut')}</span> : null}
+        {soldOut ? <span className={styles.soldOut}>{t('mall.soldOut')}</span> : null}
       </div>
-      <div className="mall-card-info">
-        <h3 className="mall-card-title">{item.title}</h3>
-        <GradeBadge gradeCode={item.gradeCode} gradingService={item.gradingService} />
-        <div className="mall-card-bottom">
+      <div className={styles.info}>
+        <h3 className={styles.title}>{item.title}</h3>
+        <GradeBadge
+          gradeCode={item.gradeCode}
+          gradingService={item.gradingService}
+          className={styles.grade}
+        />
+        <div className={styles.bottom}>
           <Price fen={item.price} size="sm" muted={soldOut} />
-          <span className="mall-card-sold">{t('mall.sold', { count: item.sold })}</span>
+          <span className={styles.sold}>{t('mall.sold', { count: item.sold })}</span>
         </div>
       </div>
     </Link>
@@ -33,11 +39,20 @@ export function MallCard({ item }: { item: MallItemCard }) {
 
 export function MallCardSkeleton() {
   return (
-    <div className="mall-card mall-card-skeleton" aria-hidden="true">
-      <Skeleton className="mall-card-media" animated />
-      <div className="mall-card-info">
+    <div className={styles.card} aria-hidden="true">
+      <Skeleton className={styles.media} animated />
+      <div className={styles.info}>
         <Skeleton.Paragraph lineCount={2} animated />
       </div>
+    </div>
+  )
+}
+
+/** Mall cards two to a row. */
+export function MallGrid({ children, testId }: { children: ReactNode; testId?: string }) {
+  return (
+    <div className={styles.grid} data-testid={testId}>
+      {children}
     </div>
   )
 }
@@ -45,7 +60,7 @@ export function MallCardSkeleton() {
 /** The mall grid's placeholder while its first page loads. */
 export function MallGridSkeleton({ count }: { count: number }) {
   return (
-    <div className="mall-grid">
+    <div className={styles.grid}>
       {Array.from({ length: count }, (_, i) => (
         <MallCardSkeleton key={i} />
       ))}

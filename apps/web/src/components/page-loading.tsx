@@ -1,8 +1,9 @@
 import { DotLoading } from 'antd-mobile'
+import styles from './page-loading.module.css'
 
 export function PageLoading() {
   return (
-    <div className="page-loading" role="status" aria-live="polite">
+    <div className={styles.pageLoading} role="status" aria-live="polite">
       <DotLoading color="primary" style={{ fontSize: 28 }} />
     </div>
   )

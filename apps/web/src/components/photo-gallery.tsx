@@ -1,21 +1,22 @@
 import { useState } from 'react'
 import { ImageViewer, Swiper } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
+import styles from './photo-gallery.module.css'
 
 /** Item photos: swipe through them, tap one to zoom (pinch and swipe in the viewer). */
 export function PhotoGallery({ images, title }: { images: readonly string[]; title: string }) {
   const { t } = useTranslation()
   const [index, setIndex] = useState(0)
   const [viewing, setViewing] = useState(false)
-  if (images.length === 0) return <div className="photo-gallery photo-gallery-empty" />
+  if (images.length === 0) return <div className={`${styles.gallery} ${styles.empty}`} />
   return (
-    <div className="photo-gallery">
+    <div className={styles.gallery}>
       <Swiper onIndexChange={setIndex} indicator={() => null} loop={images.length > 1}>
         {images.map((src, i) => (
           <Swiper.Item key={src}>
             <button
               type="button"
-              className="photo-gallery-slide"
+              className={styles.slide}
               onClick={() => setViewing(true)}
               aria-label={t('gallery.zoom', { n: i + 1 })}
             >
@@ -24,7 +25,7 @@ export function PhotoGallery({ images, title }: { images: readonly string[]; tit
           </Swiper.Item>
         ))}
       </Swiper>
-      <span className="photo-gallery-count">
+      <span className={styles.count}>
         {index + 1}/{images.length}
       </span>
       <ImageViewer.Multi
@@ -32,7 +33,7 @@ export function PhotoGallery({ images, title }: { images: readonly string[]; tit
         visible={viewing}
         defaultIndex={index}
         onClose={() => setViewing(false)}
-        classNames={{ mask: 'photo-viewer' }}
+        classNames={{ mask: styles.viewer }}
       />
     </div>
   )

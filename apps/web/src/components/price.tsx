@@ -1,4 +1,5 @@
 import { formatFen } from '@numisma/contracts/money'
+import styles from './price.module.css'
 
 export interface PriceProps {
   /** Integer fen. */
@@ -11,13 +12,14 @@ export interface PriceProps {
 
 /** ¥1,234.00 in the brand red: money is integer fen on the wire, yuan only on screen. */
 export function Price({ fen, size = 'md', muted = false, className }: PriceProps) {
-  const classes = ['price', `price-${size}`, muted ? 'price-muted' : '', className ?? '']
+  // `price` stays as a plain class: the price band's rule in global.css selects it until auction moves.
+  const classes = [styles.price, 'price', styles[size], muted ? styles.muted : '', className ?? '']
   const [whole, cents] = formatFen(fen).split('.')
   return (
     <span className={classes.join(' ').trim()}>
-      <span className="price-symbol">¥</span>
-      <span className="price-whole">{whole}</span>
-      <span className="price-cents">.{cents}</span>
+      <span className={styles.symbol}>¥</span>
+      <span>{whole}</span>
+      <span className={styles.cents}>.{cents}</span>
     </span>
   )
 }

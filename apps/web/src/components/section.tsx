@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react'
 import { RightOutline } from 'antd-mobile-icons'
 import { Link } from 'react-router'
+import styles from './section.module.css'
 
 export interface SectionProps {
   title: ReactNode
@@ -11,17 +12,26 @@ export interface SectionProps {
 /** A titled block of a page (home sections, account groups). */
 export function Section({ title, more, children }: SectionProps) {
   return (
-    <section className="section">
-      <div className="section-head">
-        <h2 className="section-title">{title}</h2>
+    <section className={styles.section}>
+      <div className={styles.head}>
+        <h2 className={styles.title}>{title}</h2>
         {more ? (
-          <Link className="section-more" to={more.to}>
+          <MoreLink to={more.to}>
             {more.label}
             <RightOutline />
-          </Link>
+          </MoreLink>
         ) : null}
       </div>
-      <div className="section-body">{children}</div>
+      <div>{children}</div>
     </section>
+  )
+}
+
+/** The small grey "more / all" link at the end of a heading. */
+export function MoreLink({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <Link className={styles.more} to={to}>
+      {children}
+    </Link>
   )
 }

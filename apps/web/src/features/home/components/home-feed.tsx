@@ -5,11 +5,12 @@ import { EmptyState } from '../../../components/empty-state'
 import { InfiniteListEnd } from '../../../components/infinite-list-end'
 import { LoadFailed } from '../../../components/load-failed'
 import { LotCard, LotListSkeleton } from '../../../components/lot-card'
-import { MallCard, MallGridSkeleton } from '../../../components/mall-card'
+import { MallCard, MallGrid, MallGridSkeleton } from '../../../components/mall-card'
 import { fetchNextOrThrow } from '../../../lib/paging'
 import { useSearchLots } from '../../../lib/catalog/search-lots'
 import { useSearchMallItems } from '../../../lib/catalog/search-mall-items'
 import type { SearchParams } from '../../../lib/catalog/search-params'
+import styles from './home-feed.module.css'
 
 /** The home lists: lots open for bidding, ending soonest first, and mall picks. */
 export const BUYING_PARAMS: SearchParams = { status: 'live', sort: 'ending', pageSize: 10 }
@@ -22,9 +23,9 @@ export function HomeFeed() {
   const { t } = useTranslation()
   const [tab, setTab] = useState<FeedKey>('buying')
   return (
-    <section className="home-feed">
+    <section className={styles.feed}>
       <Tabs
-        className="home-feed-tabs"
+        className={styles.tabs}
         activeKey={tab}
         onChange={(key) => setTab(key === 'mall' ? 'mall' : 'buying')}
       >
@@ -69,11 +70,11 @@ function MallList() {
   if (items.length === 0) return <EmptyState description={t('home.emptyMall')} />
   return (
     <>
-      <div className="mall-grid" data-testid="mall-list">
+      <MallGrid testId="mall-list">
         {items.map((item) => (
           <MallCard key={item.id} item={item} />
         ))}
-      </div>
+      </MallGrid>
       <InfiniteListEnd
         hasMore={query.hasNextPage}
         loadMore={() => fetchNextOrThrow(query.fetchNextPage)}

@@ -17,6 +17,7 @@ import { searchLotsQueryOptions } from '../../../lib/catalog/search-lots'
 import { searchMallItemsQueryOptions } from '../../../lib/catalog/search-mall-items'
 import { HomeFeed, BUYING_PARAMS, MALL_PARAMS } from '../components/home-feed'
 import { HomeHeader } from '../components/home-header'
+import styles from './home-page.module.css'
 
 export function HomePage() {
   const { t } = useTranslation()
@@ -38,10 +39,10 @@ export function HomePage() {
   }
 
   return (
-    <PageFrame header={<HomeHeader />} bodyClassName="home-body">
+    <PageFrame header={<HomeHeader />} bodyClassName={styles.body}>
       <PullToRefresh onRefresh={refresh}>
         <BannerSwiper banners={banners.isError ? [] : banners.data} className="home-banners" />
-        <Link to="/rules" className="home-notice">
+        <Link to="/rules" className={styles.notice}>
           <NoticeBar content={t('rules.intro')} color="alert" extra={t('home.rules')} />
         </Link>
         <CategoryGrid categories={categories.isError ? [] : categories.data} />
