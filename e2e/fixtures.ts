@@ -58,15 +58,15 @@ export async function signIn(
 }
 
 export async function fillSignIn(page: Page, mobile: string): Promise<void> {
-  await page.locator('.passport input[type=tel]').fill(mobile)
-  await page.locator('.passport-send').click()
-  const hint = page.locator('.passport-dev-code')
+  await page.locator('[data-testid=passport] input[type=tel]').fill(mobile)
+  await page.locator('[data-testid=passport-send]').click()
+  const hint = page.locator('[data-testid=passport-dev-code]')
   await hint.waitFor()
   const code = /(\d{6})/.exec((await hint.textContent()) ?? '')?.[1]
   if (!code) throw new Error('no sandbox code shown')
-  await page.locator('.passport input[autocomplete=one-time-code]').fill(code)
-  await page.locator('.passport-agreement .adm-checkbox').click()
-  await page.locator('.passport button[type=submit]').click()
+  await page.locator('[data-testid=passport] input[autocomplete=one-time-code]').fill(code)
+  await page.locator('[data-testid=passport-agreement] .adm-checkbox').click()
+  await page.locator('[data-testid=passport] button[type=submit]').click()
 }
 
 /* ----------------------------------------------------------------------------------------------
@@ -106,8 +106,8 @@ export async function mainCall(path: string, options: CallOptions = {}): Promise
   const config = await clientConfig()
   const method = options.method ?? (options.body === undefined ? 'GET' : 'POST')
   const user = options.as
-  const sessionId = user?.cookies[COOKIE.id]
-  const sessionKey = user?.cookies[COOKIE.key]
+  const sessionId = decoded(user?.cookies[COOKIE.id])
+  const sessionKey = decoded(user?.cookies[COOKIE.key])
   const app =
     sessionId !== undefined && sessionKey !== undefined
       ? { id: sessionId, key: sessionKey }
@@ -167,7 +167,8 @@ export async function createUser(mobile = freshMobile()): Promise<TestUser> {
     const [pair = '', ...attributes] = line.split(';')
     const at = pair.indexOf('=')
     const name = pair.slice(0, at).trim()
-    cookies[name] = decodeURIComponent(pair.slice(at + 1).trim())
+    // As sent: values stay URL-encoded, as the cookie header and the browser expect them.
+    cookies[name] = pair.slice(at + 1).trim()
     if (attributes.some((a) => a.trim().toLowerCase() === 'httponly')) httpOnly.add(name)
   }
   return { userId: Number(login.userId), mobile, deviceId, cookies, httpOnly }
@@ -178,7 +179,7 @@ export async function signInAs(context: BrowserContext, user: TestUser): Promise
   await context.addCookies(
     Object.entries(user.cookies).map(([name, value]) => ({
       name,
-      value: encodeURIComponent(value),
+      value,
       url: baseUrl(),
       httpOnly: user.httpOnly.has(name),
       sameSite: 'Lax' as const,
@@ -276,11 +277,27 @@ export function buildSpecial(
   }
 }
 
+/** A generated coin picture served by the media module (DESIGN §8: pictures are never downloaded). */
+export function coinPicture(seed: number, side: 'obverse' | 'reverse' = 'obverse'): string {
+  const art = {
+    kind: 'coin',
+    seed,
+    face: '壹圆',
+    legend: '中华民国三年',
+    metal: 'silver',
+    holed: false,
+    side,
+  }
+  return `/svc/media/art/${Buffer.from(JSON.stringify(art)).toString('base64url')}.svg`
+}
+
 export function buildLot(specialId: number, overrides: Partial<LotInput> = {}): LotInput {
+  const seq = ++builtSeq
   return {
     specialId,
-    title: `E2E 拍品 ${process.pid}-${++builtSeq} 光绪元宝 库平七钱二分`,
+    title: `E2E 拍品 ${process.pid}-${seq} 光绪元宝 库平七钱二分`,
     startPrice: 62_000,
+    images: [coinPicture(seq), coinPicture(seq, 'reverse')],
     ...overrides,
   }
 }
@@ -323,3 +340,6 @@ export async function recordToasts(page: Page): Promise<() => Promise<string[]>>
   })()`)
   return () => page.evaluate<string[]>('window.__toasts')
 }
+
+const decoded = (value: string | undefined): string | undefined =>
+  value === undefined ? undefined : decodeURIComponent(value)

@@ -1,5 +1,6 @@
 import { Button, Popup } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
+import styles from './agreement-popup.module.css'
 
 export interface AgreementPopupProps {
   visible: boolean
@@ -15,11 +16,11 @@ export function AgreementPopup({ visible, onClose, onAccept }: AgreementPopupPro
       visible={visible}
       onMaskClick={onClose}
       onClose={onClose}
-      bodyClassName="agreement-popup"
+      bodyClassName={styles.popup}
       showCloseButton
     >
-      <h2 className="agreement-title">{t('passport.agreementTitle')}</h2>
-      <div className="agreement-text">
+      <h2 className={styles.title}>{t('passport.agreementTitle')}</h2>
+      <div className={styles.text}>
         {paragraphs.map((p) => (
           <p key={p}>{p}</p>
         ))}

@@ -8,6 +8,8 @@ import { useLogin } from '../api/login'
 import { useSendSms } from '../api/send-sms'
 import { AgreementPopup } from '../components/agreement-popup'
 import { useCountdown } from '../components/use-countdown'
+import { BrandLogo } from '../../../components/brand-logo'
+import styles from './passport-page.module.css'
 
 // Same rule as MobileSchema in contracts/passport, without pulling zod into this small bundle.
 const MOBILE = /^1[3-9]\d{9}$/
@@ -60,25 +62,23 @@ export function PassportPage() {
   }
 
   return (
-    <div className="passport">
-      <header className="passport-brand">
-        <span className="brand-logo brand-logo-large" aria-hidden="true">
-          泉
-        </span>
-        <h1 className="passport-welcome">{t('passport.welcome')}</h1>
-        <p className="passport-subtitle">{t('passport.subtitle')}</p>
+    <div className={styles.passport} data-testid="passport">
+      <header className={styles.brand}>
+        <BrandLogo large />
+        <h1 className={styles.welcome}>{t('passport.welcome')}</h1>
+        <p className={styles.subtitle}>{t('passport.subtitle')}</p>
       </header>
 
       <form
-        className="passport-form"
+        className={styles.form}
         noValidate
         onSubmit={(e) => {
           e.preventDefault()
           submit()
         }}
       >
-        <label className="passport-field">
-          <span className="passport-label">{t('passport.mobile')}</span>
+        <label className={styles.field}>
+          <span className={styles.label}>{t('passport.mobile')}</span>
           <Input
             type="tel"
             inputMode="numeric"
@@ -92,10 +92,10 @@ export function PassportPage() {
           />
         </label>
         {mobile.length === 11 && !mobileValid ? (
-          <div className="passport-error">{t('passport.mobileInvalid')}</div>
+          <div className={styles.error}>{t('passport.mobileInvalid')}</div>
         ) : null}
-        <div className="passport-field">
-          <span className="passport-label">{t('passport.code')}</span>
+        <div className={styles.field}>
+          <span className={styles.label}>{t('passport.code')}</span>
           <Input
             inputMode="numeric"
             autoComplete="one-time-code"
@@ -109,7 +109,8 @@ export function PassportPage() {
             size="small"
             fill="none"
             color="primary"
-            className="passport-send"
+            className={styles.send}
+            data-testid="passport-send"
             disabled={secondsLeft > 0 || sms.isPending}
             loading={sms.isPending}
             onClick={sendCode}
@@ -121,13 +122,14 @@ export function PassportPage() {
         </div>
         {devCode ? (
           <NoticeBar
-            className="passport-dev-code"
+            className={styles.devCode}
+            data-testid="passport-dev-code"
             color="info"
             content={t('passport.devCode', { code: devCode })}
           />
         ) : null}
 
-        <div className="passport-agreement">
+        <div className={styles.agreement} data-testid="passport-agreement">
           <Checkbox
             checked={agreed}
             onChange={setAgreed}
@@ -137,7 +139,7 @@ export function PassportPage() {
           </Checkbox>
           <a
             href="#agreement"
-            className="passport-agreement-link"
+            className={styles.agreementLink}
             onClick={(e) => {
               e.preventDefault()
               setAgreementOpen(true)
