@@ -5,17 +5,19 @@ import { EmptyState } from '../../../components/empty-state'
 import { firstChar } from '../../../lib/category-mark'
 import { localName } from '../../../lib/local-name'
 import { useLocale } from '../../../lib/use-locale'
+import { CoinMark } from '../../../components/coin-mark'
+import { MoreLink } from '../../../components/section'
+import { PanelTitle } from './panel-title'
+import styles from './mall-category-panel.module.css'
 
 const mallHref = (id: number): string => `/categoryDetail?id=${id}&type=mall`
 
 function Tile({ node }: { node: MallCategoryNode }) {
   const locale = useLocale()
   return (
-    <Link className="category-tile" to={mallHref(node.id)}>
-      <span className="coin-mark coin-mark-default" aria-hidden="true">
-        {firstChar(node.name)}
-      </span>
-      <span className="category-name">{localName(node, locale)}</span>
+    <Link className={styles.tile} to={mallHref(node.id)}>
+      <CoinMark mark={firstChar(node.name)} variant="default" />
+      <span className={styles.name}>{localName(node, locale)}</span>
     </Link>
   )
 }
@@ -29,11 +31,9 @@ export function MallCategoryPanel({ node }: { node: MallCategoryNode }) {
   const groups = node.children.filter((c) => c.children.length > 0)
   return (
     <>
-      <div className="category-panel-head">
-        <h2 className="category-panel-title">{name}</h2>
-        <Link className="section-more" to={mallHref(node.id)}>
-          {t('category.all')}
-        </Link>
+      <div className={styles.head}>
+        <PanelTitle>{name}</PanelTitle>
+        <MoreLink to={mallHref(node.id)}>{t('category.all')}</MoreLink>
       </div>
       {node.children.length === 0 ? (
         <EmptyState description={t('category.noChildren')}>
@@ -43,7 +43,7 @@ export function MallCategoryPanel({ node }: { node: MallCategoryNode }) {
         </EmptyState>
       ) : null}
       {leaves.length > 0 ? (
-        <div className="category-tiles">
+        <div className={styles.tiles}>
           {leaves.map((c) => (
             <Tile key={c.id} node={c} />
           ))}
@@ -51,10 +51,10 @@ export function MallCategoryPanel({ node }: { node: MallCategoryNode }) {
       ) : null}
       {groups.map((group) => (
         <div key={group.id} className="category-group">
-          <Link className="category-group-title" to={mallHref(group.id)}>
+          <Link className={styles.groupTitle} to={mallHref(group.id)}>
             {localName(group, locale)}
           </Link>
-          <div className="category-tiles">
+          <div className={styles.tiles}>
             {group.children.map((c) => (
               <Tile key={c.id} node={c} />
             ))}

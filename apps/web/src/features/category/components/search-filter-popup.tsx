@@ -5,6 +5,7 @@ import { Button, Input, Popup, Selector } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
 import { useLocale } from '../../../lib/use-locale'
 import { SEARCH_STATUSES, type SearchState } from './search-state'
+import styles from './search-filter-popup.module.css'
 
 /** One code per grade name (several codes share a name in spec §3), in table order. */
 function gradeOptions(locale: 'zh' | 'en'): { label: string; value: string }[] {
@@ -46,11 +47,11 @@ export function SearchFilterPopup({ visible, state, onClose, onApply }: SearchFi
       onMaskClick={close}
       onClose={close}
       position="right"
-      bodyClassName="filter-popup"
+      bodyClassName={styles.popup}
     >
-      <div className="filter-popup-body">
+      <div className={styles.body}>
         {draft.type === 'auction' ? (
-          <fieldset className="filter-group">
+          <fieldset className={styles.group}>
             <legend>{t('search.status')}</legend>
             <Selector
               columns={3}
@@ -63,7 +64,7 @@ export function SearchFilterPopup({ visible, state, onClose, onApply }: SearchFi
             />
           </fieldset>
         ) : null}
-        <fieldset className="filter-group">
+        <fieldset className={styles.group}>
           <legend>{t('search.gradingService')}</legend>
           <Selector
             columns={3}
@@ -77,7 +78,7 @@ export function SearchFilterPopup({ visible, state, onClose, onApply }: SearchFi
             }
           />
         </fieldset>
-        <fieldset className="filter-group">
+        <fieldset className={styles.group}>
           <legend>{t('search.grade')}</legend>
           <Selector
             columns={3}
@@ -89,9 +90,9 @@ export function SearchFilterPopup({ visible, state, onClose, onApply }: SearchFi
             }}
           />
         </fieldset>
-        <fieldset className="filter-group">
+        <fieldset className={styles.group}>
           <legend>{t('search.price')}</legend>
-          <div className="filter-price">
+          <div className={styles.price}>
             <Input
               type="text"
               inputMode="decimal"
@@ -103,7 +104,7 @@ export function SearchFilterPopup({ visible, state, onClose, onApply }: SearchFi
               }}
               aria-label={t('search.minPrice')}
             />
-            <span className="filter-price-dash">—</span>
+            <span className={styles.dash}>—</span>
             <Input
               type="text"
               inputMode="decimal"
@@ -118,7 +119,7 @@ export function SearchFilterPopup({ visible, state, onClose, onApply }: SearchFi
           </div>
         </fieldset>
       </div>
-      <div className="filter-popup-actions">
+      <div className={styles.actions}>
         <Button
           block
           onClick={() =>

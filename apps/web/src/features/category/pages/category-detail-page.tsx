@@ -8,7 +8,7 @@ import { EmptyState } from '../../../components/empty-state'
 import { InfiniteListEnd } from '../../../components/infinite-list-end'
 import { LoadFailed } from '../../../components/load-failed'
 import { LotCard, LotListSkeleton } from '../../../components/lot-card'
-import { MallCard, MallGridSkeleton } from '../../../components/mall-card'
+import { MallCard, MallGrid, MallGridSkeleton } from '../../../components/mall-card'
 import { PageFrame } from '../../../components/page-frame'
 import { localName } from '../../../lib/local-name'
 import { fetchNextOrThrow } from '../../../lib/paging'
@@ -26,6 +26,7 @@ import {
   type SearchSort,
   type SearchState,
 } from '../components/search-state'
+import styles from './category-detail-page.module.css'
 
 const AUCTION_SORTS: readonly SearchSort[] = ['ending', 'price_asc', 'price_desc', 'newest', 'bids']
 const MALL_SORTS: readonly SearchSort[] = ['newest', 'price_asc', 'price_desc']
@@ -72,10 +73,10 @@ export function CategoryDetailPage() {
   const filters = activeFilterCount(state)
 
   return (
-    <PageFrame bodyClassName="results-body">
-      <div className="results-toolbar">
+    <PageFrame>
+      <div className={styles.toolbar}>
         {state.keyword !== '' || state.categoryId === undefined ? (
-          <div className="results-search" role="search">
+          <div className={styles.search} role="search">
             <SearchBar
               placeholder={t('home.search')}
               value={keyword}
@@ -85,10 +86,10 @@ export function CategoryDetailPage() {
             />
           </div>
         ) : null}
-        {categoryName ? <h2 className="results-category">{categoryName}</h2> : null}
+        {categoryName ? <h2 className={styles.category}>{categoryName}</h2> : null}
         {state.keyword !== '' ? (
           <Tabs
-            className="results-tabs"
+            className={styles.tabs}
             activeKey={state.type}
             onChange={(key) => update({ ...state, type: key === 'mall' ? 'mall' : 'auction' })}
           >
@@ -96,21 +97,21 @@ export function CategoryDetailPage() {
             <Tabs.Tab key="mall" title={t('search.mall')} />
           </Tabs>
         ) : null}
-        <div className="results-sorts" role="toolbar" aria-label={t('search.sort')}>
+        <div className={styles.sorts} role="toolbar" aria-label={t('search.sort')}>
           {sorts.map((s) => (
             <button
               key={s}
               type="button"
-              className={s === sort ? 'results-sort results-sort-active' : 'results-sort'}
+              className={s === sort ? `${styles.sort} ${styles.sortActive}` : styles.sort}
               aria-pressed={s === sort}
               onClick={() => update({ ...state, sort: s })}
             >
               {t(`search.sorts.${s}`)}
             </button>
           ))}
-          <button type="button" className="results-filter" onClick={() => setFiltersOpen(true)}>
+          <button type="button" className={styles.filter} onClick={() => setFiltersOpen(true)}>
             <Badge content={filters > 0 ? filters : null}>
-              <span className="results-filter-label">
+              <span className={styles.filterLabel}>
                 <FilterOutline />
                 {t('search.filter')}
               </span>
@@ -134,7 +135,7 @@ export function CategoryDetailPage() {
 
 function ResultCount({ total }: { total: number }) {
   const { t } = useTranslation()
-  return <p className="results-count">{t('search.total', { count: total })}</p>
+  return <p className={styles.count}>{t('search.total', { count: total })}</p>
 }
 
 function LotResults({ state }: { state: SearchState }) {
@@ -174,11 +175,11 @@ function MallResults({ state }: { state: SearchState }) {
   return (
     <>
       <ResultCount total={query.data.pages[0]?.total ?? items.length} />
-      <div className="mall-grid" data-testid="results">
+      <MallGrid testId="results">
         {items.map((item) => (
           <MallCard key={item.id} item={item} />
         ))}
-      </div>
+      </MallGrid>
       <InfiniteListEnd
         hasMore={query.hasNextPage}
         loadMore={() => fetchNextOrThrow(query.fetchNextPage)}

@@ -13,6 +13,8 @@ import { useBanners } from '../../../lib/catalog/get-banners'
 import { useCategories } from '../../../lib/catalog/get-categories'
 import { useMallCategoryTree } from '../../../lib/catalog/get-mall-category-tree'
 import { MallCategoryPanel } from '../components/mall-category-panel'
+import { PanelTitle } from '../components/panel-title'
+import styles from './category-page.module.css'
 
 const AUCTION_KEY = 'auction'
 
@@ -33,23 +35,23 @@ export function CategoryPage() {
   return (
     <PageFrame bodyClassName="category-body">
       <BannerSwiper banners={banners.isError ? [] : banners.data} className="category-banners" />
-      <div className="category-layout">
-        <SideBar className="category-sidebar" activeKey={active} onChange={setActive}>
+      <div className={styles.layout}>
+        <SideBar className={styles.sidebar} activeKey={active} onChange={setActive}>
           <SideBar.Item key={AUCTION_KEY} title={t('category.auction')} />
           {topLevel.map((n) => (
             <SideBar.Item key={String(n.id)} title={localName(n, locale)} />
           ))}
         </SideBar>
-        <div className="category-panel">
+        <div className={styles.panel}>
           {active === AUCTION_KEY || !node ? (
             <>
-              <h2 className="category-panel-title">{t('category.auctionTitle')}</h2>
+              <PanelTitle>{t('category.auctionTitle')}</PanelTitle>
               {categories.isError ? (
                 <LoadFailed onRetry={() => categories.refetch()} />
               ) : categories.data?.length === 0 ? (
                 <EmptyState description={t('category.empty')} />
               ) : (
-                <CategoryGrid categories={categories.data} />
+                <CategoryGrid categories={categories.data} inPanel />
               )}
               {tree.isPending ? <Skeleton.Paragraph lineCount={3} animated /> : null}
               {tree.isError ? <LoadFailed onRetry={() => tree.refetch()} /> : null}
