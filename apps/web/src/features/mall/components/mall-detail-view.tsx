@@ -7,6 +7,7 @@ import { ItemFact } from '../../../components/item-fact'
 import { PhotoGallery } from '../../../components/photo-gallery'
 import { Price } from '../../../components/price'
 import { useLocale } from '../../../lib/use-locale'
+import styles from './mall-detail-view.module.css'
 
 /** A mall item: photos, price, stock and limit, grade and facts. */
 export function MallDetailView({ item }: { item: MallItemDetail }) {
@@ -16,10 +17,10 @@ export function MallDetailView({ item }: { item: MallItemDetail }) {
   return (
     <article className="item-detail" data-product-no={item.productNo}>
       <PhotoGallery images={images} title={item.title} />
-      <section className="item-card mall-price-card">
-        <div className="mall-price-row">
+      <section className="item-card">
+        <div className={styles.priceRow}>
           <Price fen={item.price} size="lg" muted={!item.onSale || item.stock <= 0} />
-          <span className="mall-price-sold">{t('mall.sold', { count: item.sold })}</span>
+          <span className={styles.sold}>{t('mall.sold', { count: item.sold })}</span>
         </div>
         <h1 className="item-title">{item.title}</h1>
         {item.subtitle ? <p className="item-subtitle">{item.subtitle}</p> : null}
