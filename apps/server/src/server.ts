@@ -25,9 +25,21 @@ async function main(): Promise<void> {
     clock: systemClock,
     env: config.env,
     webDist: config.webDist,
-    logger: { level: config.logLevel },
+    logger: {
+      level: config.logLevel,
+      // Readable lines in development; JSON for production's log collectors.
+      ...(config.prettyLogs
+        ? {
+            transport: {
+              target: 'pino-pretty',
+              options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' },
+            },
+          }
+        : {}),
+    },
     trustProxy: config.trustProxy,
-    // 5,000 yuan of deposit = 50,000 yuan of bidding quota for each new demo account.
+    quotaMultiplier: config.quotaMultiplier,
+    // A 5,000-yuan deposit for each new demo account (× QUOTA_MULTIPLIER = its bidding quota).
     demoDeposit: config.seed === 'demo' && config.env !== 'production' ? 500_000 : 0,
   })
   const staff = await new StaffService(new StaffRepository(database.db), systemClock).bootstrap(
@@ -38,7 +50,7 @@ async function main(): Promise<void> {
       `staff account "admin" created with password: ${staff.generated} (set NUMISMA_ADMIN_PASSWORD to choose it)`,
     )
   }
-  const sweeper = new ClosingSweeper(database, systemClock, app.bus, { log: app.log })
+  const sweeper = ClosingSweeper.forDatabase(database, systemClock, app.bus, { log: app.log })
   sweeper.start(1000)
   let stopRoller = () => {}
   if (config.seed === 'demo') {

@@ -2,7 +2,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { loadConfig } from '../src/platform/config'
+import { LedgerService } from '../src/modules/ledger/service'
+import { loadConfig, workspaceRoot } from '../src/platform/config'
 import { createTestApp, type TestApp } from './helpers/app'
 import { testDatabases } from './helpers/databases'
 
@@ -154,5 +155,43 @@ describe('process configuration (DESIGN §9)', () => {
     expect(loadConfig({ TRUST_PROXY: '10.0.0.1,10.0.0.2' }).trustProxy).toBe('10.0.0.1,10.0.0.2')
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/)
     expect(() => loadConfig({ SEED: 'lots' })).toThrow(/SEED/)
+  })
+
+  it('takes the quota multiplier from QUOTA_MULTIPLIER (default 10)', () => {
+    expect(loadConfig({}).quotaMultiplier).toBe(10)
+    expect(loadConfig({ QUOTA_MULTIPLIER: '5' }).quotaMultiplier).toBe(5)
+    for (const bad of ['0', '-2', '2.5', 'ten']) {
+      expect(() => loadConfig({ QUOTA_MULTIPLIER: bad })).toThrow(/QUOTA_MULTIPLIER/)
+    }
+  })
+
+  it('logs readable lines in development and JSON in production, unless LOG_FORMAT says', () => {
+    expect(loadConfig({}).prettyLogs).toBe(true)
+    expect(loadConfig({ NUMISMA_ENV: 'production' }).prettyLogs).toBe(false)
+    expect(loadConfig({ NODE_ENV: 'production' }).prettyLogs).toBe(false)
+    expect(loadConfig({ NODE_ENV: 'production', LOG_FORMAT: 'pretty' }).prettyLogs).toBe(true)
+    expect(loadConfig({ LOG_FORMAT: 'json' }).prettyLogs).toBe(false)
+  })
+
+  it('finds the web build from the sources and from the bundle alike', () => {
+    const root = path.resolve(import.meta.dirname, '..', '..', '..')
+    for (const from of ['apps/server/src/platform', 'apps/server/dist']) {
+      expect(workspaceRoot(path.join(root, from))).toBe(root)
+    }
+    expect(loadConfig({}).webDist).toBe(path.join(root, 'apps', 'web', 'dist'))
+  })
+})
+
+describe('the quota multiplier from configuration', () => {
+  it('sets the quota a deposit gives', async () => {
+    const t = await createTestApp(sqlite!, { quotaMultiplier: 3 })
+    try {
+      const user = await t.signIn()
+      await new LedgerService(t.database, t.clock).creditDeposit(Number(user.userId), 1_000, 'x')
+      const stats = await t.call({ method: 'GET', path: '/user/@statistics', as: user })
+      expect(stats.json().data).toMatchObject({ deposit: 1_000, quota: 3_000, exposure: 0 })
+    } finally {
+      await t.close()
+    }
   })
 })

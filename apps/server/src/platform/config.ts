@@ -1,4 +1,6 @@
+import fs from 'node:fs'
 import path from 'node:path'
+import { DEFAULT_QUOTA_MULTIPLIER } from '@numisma/domain/quota'
 import { z } from 'zod'
 
 /** The process contract of DESIGN §9, read once from the environment. */
@@ -17,6 +19,11 @@ const EnvSchema = z.object({
   /** Proxies in front of the server: a hop count or addresses; unset = none (client IPs as seen). */
   TRUST_PROXY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `pretty` (pino-pretty, coloured lines) or `json`; unset: pretty unless in production. */
+  LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
+  NODE_ENV: z.string().optional(),
+  /** Deposit × this = bidding quota (DESIGN §4). */
+  QUOTA_MULTIPLIER: z.coerce.number().int().min(1).max(1000).default(DEFAULT_QUOTA_MULTIPLIER),
 })
 
 export interface Config {
@@ -31,7 +38,10 @@ export interface Config {
   adminPassword: string | undefined
   webDist: string
   logLevel: string
+  /** Human-readable log lines (development) rather than JSON (production, log collectors). */
+  prettyLogs: boolean
   trustProxy: boolean | number | string
+  quotaMultiplier: number
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -52,10 +62,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: e.REDIS_URL || undefined,
     adminPassword: e.NUMISMA_ADMIN_PASSWORD,
     webDist: path.resolve(
-      e.WEB_DIST ?? path.join(import.meta.dirname, '..', '..', '..', 'web', 'dist'),
+      e.WEB_DIST ?? path.join(workspaceRoot(import.meta.dirname), 'apps', 'web', 'dist'),
     ),
     logLevel: e.LOG_LEVEL,
+    prettyLogs:
+      e.LOG_FORMAT === undefined
+        ? e.NUMISMA_ENV !== 'production' && e.NODE_ENV !== 'production'
+        : e.LOG_FORMAT === 'pretty',
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    quotaMultiplier: e.QUOTA_MULTIPLIER,
+  }
+}
+
+/**
+ * The repository root above `from`: this file runs from apps/server/src/platform under tsx and
+ * from apps/server/dist once bundled, so the web build is found by looking upwards, not by a fixed
+ * number of `..`.
+ */
+export function workspaceRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'apps', 'web'))) return dir
+    if (path.dirname(dir) === dir) return process.cwd()
   }
 }
 
