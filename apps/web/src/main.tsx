@@ -1,4 +1,5 @@
 import { mount } from './app/mount'
 import { ShopApp } from './app/shop-app'
+import { inBackground } from './lib/background'
 
-void mount(<ShopApp />)
+inBackground(mount(<ShopApp />))

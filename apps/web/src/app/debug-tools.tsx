@@ -4,6 +4,7 @@ import { CloseCircleOutline, RedoOutline } from 'antd-mobile-icons'
 import { useTranslation } from 'react-i18next'
 import { logout } from '../features/account/api/logout'
 import { clearAllCookies } from '../lib/cookies'
+import { inBackground } from '../lib/background'
 
 const BUBBLE = {
   '--initial-position-right': '12px',
@@ -21,11 +22,13 @@ export function DebugTools() {
   const { t } = useTranslation()
 
   useEffect(() => {
-    void import('eruda').then(({ default: eruda }) => {
-      eruda.init({ defaults: { displaySize: 50 } })
-      // Keep the console's entry button clear of the tab bar and the bid bar (all three can be dragged).
-      eruda.position({ x: 12, y: window.innerHeight - 360 })
-    })
+    inBackground(
+      import('eruda').then(({ default: eruda }) => {
+        eruda.init({ defaults: { displaySize: 50 } })
+        // Keep the console's entry button clear of the tab bar and the bid bar (all three can be dragged).
+        eruda.position({ x: 12, y: window.innerHeight - 360 })
+      }),
+    )
   }, [])
 
   const signOut = async (): Promise<void> => {
@@ -50,7 +53,7 @@ export function DebugTools() {
         axis="xy"
         magnetic="x"
         style={{ ...BUBBLE, '--initial-position-bottom': '312px' }}
-        onClick={() => void signOut()}
+        onClick={() => inBackground(signOut())}
       >
         <CloseCircleOutline fontSize={20} aria-label={t('debug.logout')} />
       </FloatingBubble>

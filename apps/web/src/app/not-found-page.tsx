@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { EmptyState } from '../components/empty-state'
 import { PageFrame } from '../components/page-frame'
+import { inBackground } from '../lib/background'
 
 export function NotFoundPage() {
   const { t } = useTranslation()
@@ -10,7 +11,7 @@ export function NotFoundPage() {
   return (
     <PageFrame>
       <EmptyState status="default" title="404" description={t('notFound.description')}>
-        <Button color="primary" onClick={() => void navigate('/', { replace: true })}>
+        <Button color="primary" onClick={() => inBackground(navigate('/', { replace: true }))}>
           {t('common.backHome')}
         </Button>
       </EmptyState>

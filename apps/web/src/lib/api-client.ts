@@ -5,6 +5,7 @@ import { HEADER, osInfoHeader, signedHeaders } from '@numisma/contracts/signing'
 import { browserCookies, clearLoginCookies, readSession, type CookieJar } from './cookies'
 import { getClientConfig } from './config'
 import { currentLanguage, toLocale, type Language } from './language'
+import { inBackground } from './background'
 
 /** Spec §9: every call gives up after 20 s. */
 export const REQUEST_TIMEOUT_MS = 20_000
@@ -231,7 +232,7 @@ function client(): ApiClient {
     isOnline: () => navigator.onLine,
     alert: (text) => window.alert(text),
     // Loaded on first use so this module (and its tests) do not pull antd-mobile in eagerly.
-    toast: (text) => void import('./toast').then(({ showToast }) => showToast(text)),
+    toast: (text) => inBackground(import('./toast').then(({ showToast }) => showToast(text))),
     now: () => Date.now(),
     osInfo: osInfoHeader(),
     timeoutMs: REQUEST_TIMEOUT_MS,

@@ -1,4 +1,5 @@
 import { mount } from '../app/mount'
 import { PassportApp } from '../app/passport-app'
+import { inBackground } from '../lib/background'
 
-void mount(<PassportApp />)
+inBackground(mount(<PassportApp />))

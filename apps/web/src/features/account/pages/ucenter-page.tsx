@@ -19,6 +19,7 @@ import { logout } from '../api/logout'
 import { LanguageCell } from '../components/language-cell'
 import { OrderShortcuts } from '../components/order-shortcuts'
 import { UserCard } from '../components/user-card'
+import { inBackground } from '../../../lib/background'
 
 const MENU = [
   { to: '/myBuy', key: 'myBuy', icon: <HistogramOutline /> },
@@ -68,7 +69,7 @@ export function UcenterPage() {
               key={item.key}
               prefix={item.icon}
               extra={extra ? extra : undefined}
-              onClick={() => void navigate(item.to)}
+              onClick={() => inBackground(navigate(item.to))}
             >
               {t(`ucenter.menu.${item.key}`)}
             </List.Item>
@@ -79,7 +80,7 @@ export function UcenterPage() {
         <LanguageCell />
       </List>
       <div className="actions">
-        <Button block fill="outline" color="danger" onClick={() => void signOut()}>
+        <Button block fill="outline" color="danger" onClick={() => inBackground(signOut())}>
           {t('ucenter.logout')}
         </Button>
       </div>

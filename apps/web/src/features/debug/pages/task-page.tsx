@@ -7,6 +7,7 @@ import { browserCookies, clearAllCookies } from '../../../lib/cookies'
 import { currentEnvironment } from '../../../lib/environment'
 import { changeLanguage } from '../../../lib/i18n'
 import { PageFrame } from '../../../components/page-frame'
+import { inBackground } from '../../../lib/background'
 
 export interface TaskRoute {
   path: string
@@ -56,7 +57,7 @@ export function TaskPage({ routes }: { routes: readonly TaskRoute[] }) {
             <List.Item
               key={r.path}
               description={r.path}
-              onClick={() => void navigate(r.path)}
+              onClick={() => inBackground(navigate(r.path))}
               extra={
                 <span className="task-tags">
                   {r.auth ? <Tag color="warning">{t('debug.auth')}</Tag> : null}

@@ -2,6 +2,7 @@ import { Button, Result } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { PageFrame } from '../../../components/page-frame'
+import { inBackground } from '../../../lib/background'
 
 /** Self-pickup appointment booked (public route: reached from a message link too). */
 export function ApplySucPage() {
@@ -15,10 +16,10 @@ export function ApplySucPage() {
         description={t('applySuc.description')}
       />
       <div className="actions">
-        <Button block color="primary" onClick={() => void navigate('/order/cashpay/list')}>
+        <Button block color="primary" onClick={() => inBackground(navigate('/order/cashpay/list'))}>
           {t('applySuc.orders')}
         </Button>
-        <Button block onClick={() => void navigate('/', { replace: true })}>
+        <Button block onClick={() => inBackground(navigate('/', { replace: true }))}>
           {t('applySuc.home')}
         </Button>
       </div>
