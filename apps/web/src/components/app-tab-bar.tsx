@@ -2,6 +2,7 @@ import { TabBar } from 'antd-mobile'
 import { AppOutline, UnorderedListOutline, UserOutline } from 'antd-mobile-icons'
 import { useTranslation } from 'react-i18next'
 import { useLocation, useNavigate } from 'react-router'
+import styles from './app-tab-bar.module.css'
 import { inBackground } from '../lib/background'
 
 const TABS = [
@@ -17,7 +18,7 @@ export function AppTabBar() {
   const active = TABS.find((tab) => tab.key.toLowerCase() === pathname.toLowerCase())?.key ?? null
   return (
     <TabBar
-      className="app-tab-bar"
+      className={styles.tabBar}
       activeKey={active}
       onChange={(key) => inBackground(navigate(key))}
       safeArea

@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router'
 import { bannerTarget } from '../lib/banner-link'
 import { localTitle } from '../lib/local-name'
 import { useLocale } from '../lib/use-locale'
+import styles from './banner-swiper.module.css'
 import { inBackground } from '../lib/background'
 
 export interface BannerSwiperProps {
@@ -17,8 +18,8 @@ export function BannerSwiper({ banners, className }: BannerSwiperProps) {
   const { t } = useTranslation()
   const locale = useLocale()
   const navigate = useNavigate()
-  const classes = ['banner-swiper', className ?? ''].join(' ').trim()
-  if (!banners) return <Skeleton animated className={`${classes} banner-skeleton`} />
+  const classes = [styles.swiper, className ?? ''].join(' ').trim()
+  if (!banners) return <Skeleton animated className={`${classes} ${styles.skeleton}`} />
   if (banners.length === 0) return null
 
   const open = (banner: Banner): void => {
@@ -34,13 +35,13 @@ export function BannerSwiper({ banners, className }: BannerSwiperProps) {
           <Swiper.Item key={banner.id}>
             <button
               type="button"
-              className="banner-slide"
+              className={styles.slide}
               onClick={() => open(banner)}
               aria-label={localTitle(banner, locale)}
             >
-              <span className="banner-slide-text">
-                <span className="banner-slide-title">{localTitle(banner, locale)}</span>
-                <span className="banner-slide-cta">{t('home.bannerCta')}</span>
+              <span className={styles.text}>
+                <span className={styles.title}>{localTitle(banner, locale)}</span>
+                <span className={styles.cta}>{t('home.bannerCta')}</span>
               </span>
               <img src={banner.image} alt="" />
             </button>

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { AppTabBar } from './app-tab-bar'
 import { usePageMeta } from './page-meta-context'
+import styles from './page-frame.module.css'
 import { inBackground } from '../lib/background'
 
 export interface PageFrameProps {
@@ -52,18 +53,23 @@ export function PageFrame({ children, header, right, footer, bodyClassName }: Pa
   }
 
   return (
-    <div className="page">
-      <header className="page-header">
+    <div className={styles.page}>
+      <header className={styles.header}>
         {header ?? (
           <NavBar back={meta.tab ? null : ''} backIcon={!meta.tab} onBack={back} right={right}>
             {title}
           </NavBar>
         )}
       </header>
-      <main ref={body} className={bodyClassName ? `page-body ${bodyClassName}` : 'page-body'}>
+      <main
+        ref={body}
+        className={bodyClassName ? `${styles.body} ${bodyClassName}` : styles.body}
+        data-testid="page-body"
+      >
         {children}
       </main>
-      {footer ? <div className="page-footer">{footer}</div> : null}
+      {/* page-footer: a stable hook for the bid bar's rule in global.css until auction moves. */}
+      {footer ? <div className={`${styles.footer} page-footer`}>{footer}</div> : null}
       {meta.tab ? <AppTabBar /> : null}
     </div>
   )

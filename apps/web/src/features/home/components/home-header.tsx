@@ -2,6 +2,8 @@ import { useState } from 'react'
 import { SearchBar } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
+import { BrandLogo } from '../../../components/brand-logo'
+import styles from './home-header.module.css'
 import { inBackground } from '../../../lib/background'
 
 /** Brand line and the search bar; a search opens the results screen (/categoryDetail). */
@@ -21,17 +23,15 @@ export function HomeHeader() {
   }
 
   return (
-    <div className="home-header">
-      <div className="brand">
-        <span className="brand-logo" aria-hidden="true">
-          泉
-        </span>
-        <div className="brand-text">
-          <h1 className="brand-name">{t('brand.name')}</h1>
-          <p className="brand-slogan">{t('brand.slogan')}</p>
+    <div className={styles.header}>
+      <div className={styles.brand}>
+        <BrandLogo />
+        <div>
+          <h1 className={styles.name}>{t('brand.name')}</h1>
+          <p className={styles.slogan}>{t('brand.slogan')}</p>
         </div>
       </div>
-      <div className="home-search" role="search">
+      <div className={styles.search} role="search" data-testid="home-search">
         <SearchBar
           placeholder={t('home.search')}
           value={keyword}
