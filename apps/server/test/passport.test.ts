@@ -231,10 +231,10 @@ describe('demo deposit', () => {
       const user = await t.signIn()
       const stats = async () =>
         (await t.call({ method: 'GET', path: '/user/@statistics', as: user })).json().data
-      expect(await stats()).toMatchObject({ quota: 500_000, balance: 0 })
+      expect(await stats()).toMatchObject({ deposit: 500_000, quota: 5_000_000, balance: 0 })
       t.clock.advance(61_000)
       await t.signIn(user.mobile)
-      expect(await stats()).toMatchObject({ quota: 500_000 })
+      expect(await stats()).toMatchObject({ deposit: 500_000 })
       const sum = await t.database.db
         .selectFrom('ledger_accounts')
         .select((eb) => eb.fn.sum<number | string>('balance').as('total'))

@@ -2,8 +2,8 @@ import { type Kysely, sql } from 'kysely'
 import type { MigrationContext } from './index'
 
 /**
- * Bidding: proxy maxima, the ledger (deposits are the quota), auction orders, watches and the
- * idempotency store for money- and bid-changing calls.
+ * Bidding: proxy maxima, the ledger (a user's deposit is an account; 0006 renames its kind),
+ * auction orders, watches and the idempotency store for money- and bid-changing calls.
  */
 export function bidding({ id, time }: MigrationContext) {
   return {
