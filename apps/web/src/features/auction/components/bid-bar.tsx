@@ -1,30 +1,46 @@
 import { useState } from 'react'
+import type { NotLeading } from '@numisma/contracts/bidding'
 import type { LotDetail } from '@numisma/contracts/catalog'
 import { errorText } from '@numisma/contracts/errors'
 import { formatFen } from '@numisma/contracts/money'
 import { randomUuid } from '@numisma/contracts/signing'
-import { Button, Dialog, Tag } from 'antd-mobile'
+import { nextAmount, type PriceStep } from '@numisma/domain/increments'
+import { Button, Dialog, NumberKeyboard, Tag, VirtualInput } from 'antd-mobile'
 import { AddOutline, MinusOutline } from 'antd-mobile-icons'
 import { useTranslation } from 'react-i18next'
-import { useLocation, useNavigate } from 'react-router'
-import { isLotClosed, priceLabelKey } from '../../../components/lot-card'
+import { Link, useLocation, useNavigate } from 'react-router'
 import { Price } from '../../../components/price'
+import { inBackground } from '../../../lib/background'
 import { readSession } from '../../../lib/cookies'
 import { signInUrl } from '../../../lib/guard'
+import { closedStanding, isLotClosed, shownPrice, unsoldHighestBid } from '../../../lib/lot-outcome'
 import { showSuccess, showToast } from '../../../lib/toast'
 import { useLocale } from '../../../lib/use-locale'
 import { useCancelProxy } from '../api/cancel-proxy'
 import { useBidHistory } from '../api/get-bid-history'
 import { usePriceSteps } from '../api/get-price-steps'
 import { usePlaceBid } from '../api/place-bid'
+import {
+  checkTypedBid,
+  effectiveAmount,
+  minimumBid,
+  previousAmount,
+  type BidMode,
+  type TypedBid,
+} from './bid-amount'
+import styles from './bid-bar.module.css'
 import { bidErrorAction } from './bid-error'
-import { effectiveAmount, minimumBid, nextAmount, prevAmount, type BidMode } from './bid-grid'
 
 const yuan = (fen: number) => `¥${formatFen(fen)}`
 
+/** Where a won lot's order is paid: the order list's pending-payment tab. */
+export const PAY_ORDERS_PATH = '/order/list?tab=pay'
+
 /**
- * The sticky bid bar of a lot (DESIGN §7): price and where the caller stands, a stepper over valid
- * grid amounts only, direct or proxy, and a confirm dialog before anything is sent.
+ * The sticky bid bar of a lot (DESIGN §7): price and where the caller stands; while the lot is
+ * open, a stepper over valid grid amounts and a keypad to type one, direct or proxy, and a confirm
+ * dialog before anything is sent; once it is closed, the outcome and, for the winner, the way on
+ * to pay.
  */
 export function BidBar({ lot }: { lot: LotDetail }) {
   const { t } = useTranslation()
@@ -33,6 +49,8 @@ export function BidBar({ lot }: { lot: LotDetail }) {
   const history = useBidHistory(signedIn ? lot.id : undefined)
   const closed = isLotClosed(lot)
   const everBid = history.data?.some((record) => record.mine) ?? false
+  const tookPart = signedIn && (lot.leading || lot.won || everBid || lot.myMax !== null)
+  const price = shownPrice(lot)
 
   const signIn = () => window.location.assign(signInUrl(location.pathname + location.search))
 
@@ -40,36 +58,89 @@ export function BidBar({ lot }: { lot: LotDetail }) {
     <div className="bid-bar" data-testid="bid-bar" data-lot-id={lot.id}>
       <div className="bid-bar-head">
         <div className="bid-bar-price">
-          <span className="bid-bar-label">{t(priceLabelKey(lot))}</span>
-          <Price fen={lot.price ?? lot.startPrice} size="md" className="bid-bar-current" />
+          <span className="bid-bar-label">{t(price.labelKey)}</span>
+          <Price
+            fen={price.fen}
+            size="md"
+            className="bid-bar-current"
+            muted={lot.status === 'unsold'}
+          />
           <span className="bid-bar-count" data-testid="bid-count">
             {t('bid.bidCount', { count: lot.bidCount })}
           </span>
         </div>
       </div>
-      {signedIn && (lot.leading || everBid || lot.myMax !== null) ? (
-        <BidStanding lot={lot} closed={closed} />
-      ) : null}
       {closed ? (
-        <Button block disabled className="action-bar-button">
-          {lot.status === 'sold' ? t('lot.status.sold') : t('lot.status.unsold')}
-        </Button>
-      ) : lot.status === 'preview' ? (
-        <Button block disabled color="primary" className="action-bar-button">
-          {t('bid.notOpen')}
-        </Button>
-      ) : !signedIn ? (
-        <Button block color="primary" className="action-bar-button" onClick={signIn}>
-          {t('bid.signIn')}
-        </Button>
+        <LotResult lot={lot} tookPart={tookPart} />
       ) : (
-        <BidControls lot={lot} onSignIn={signIn} />
+        <>
+          {tookPart ? <BidStanding lot={lot} /> : null}
+          {lot.status === 'preview' ? (
+            <Button block disabled color="primary" className="action-bar-button">
+              {t('bid.notOpen')}
+            </Button>
+          ) : !signedIn ? (
+            <Button block color="primary" className="action-bar-button" onClick={signIn}>
+              {t('bid.signIn')}
+            </Button>
+          ) : (
+            <BidControls lot={lot} onSignIn={signIn} />
+          )}
+        </>
       )}
     </div>
   )
 }
 
-function BidStanding({ lot, closed }: { lot: LotDetail; closed: boolean }) {
+/** A closed lot: sold or unsold, and to a bidder whether they won (with the way to pay) or not. */
+function LotResult({ lot, tookPart }: { lot: LotDetail; tookPart: boolean }) {
+  const { t } = useTranslation()
+  const standing = closedStanding(lot, tookPart)
+  const highest = unsoldHighestBid(lot)
+  const outcome = standing ?? lot.status
+  return (
+    <div className={styles.result} data-testid="lot-result" data-outcome={outcome}>
+      <div className={styles.resultTags}>
+        <Tag color={lot.status === 'sold' ? 'primary' : 'default'} fill="outline">
+          {lot.status === 'sold' ? t('lot.status.sold') : t('lot.status.unsold')}
+        </Tag>
+        {standing === 'won' ? (
+          <Tag color="success" fill="solid">
+            {t('bid.won')}
+          </Tag>
+        ) : standing === 'lost' ? (
+          <Tag color="default" fill="solid">
+            {t('bid.lost')}
+          </Tag>
+        ) : null}
+        {highest !== null ? (
+          <span className={styles.resultNote}>
+            {t('bid.unsoldHighest', { amount: yuan(highest) })}
+          </span>
+        ) : null}
+      </div>
+      {standing === 'won' ? (
+        <>
+          <p className={styles.resultNote}>{t('bid.wonNote')}</p>
+          <Link
+            className={styles.payLink}
+            to={PAY_ORDERS_PATH}
+            data-testid="pay-link"
+            data-order-id={lot.orderId ?? ''}
+          >
+            {t('bid.pay')}
+          </Link>
+        </>
+      ) : (
+        <Button block disabled className="action-bar-button">
+          {lot.status === 'sold' ? t('bid.closedSold') : t('bid.closedUnsold')}
+        </Button>
+      )}
+    </div>
+  )
+}
+
+function BidStanding({ lot }: { lot: LotDetail }) {
   const { t } = useTranslation()
   const cancel = useCancelProxy()
 
@@ -85,7 +156,8 @@ function BidStanding({ lot, closed }: { lot: LotDetail; closed: boolean }) {
       await cancel.mutateAsync(lot.id)
       showSuccess(t('bid.cancelled'))
     } catch {
-      // request() has toasted the server's reason; useCancelProxy refreshes the lot either way.
+      // request() has toasted the server's reason (or alerted that the phone is offline);
+      // useCancelProxy refreshes the lot unless the call never left the phone.
     }
   }
 
@@ -103,16 +175,16 @@ function BidStanding({ lot, closed }: { lot: LotDetail; closed: boolean }) {
       {lot.myMax !== null ? (
         <>
           <span className="bid-bar-mymax">{t('bid.myMax', { amount: yuan(lot.myMax) })}</span>
-          {!closed ? (
-            <button
-              type="button"
-              className="bid-bar-link"
-              disabled={cancel.isPending}
-              onClick={() => void cancelProxy()}
-            >
-              {t('bid.cancelProxy')}
-            </button>
-          ) : null}
+          <button
+            type="button"
+            className="bid-bar-link"
+            disabled={cancel.isPending}
+            onClick={() => {
+              inBackground(cancelProxy())
+            }}
+          >
+            {t('bid.cancelProxy')}
+          </button>
         </>
       ) : null}
     </div>
@@ -120,22 +192,62 @@ function BidStanding({ lot, closed }: { lot: LotDetail; closed: boolean }) {
 }
 
 function BidControls({ lot, onSignIn }: { lot: LotDetail; onSignIn: () => void }) {
+  const steps = usePriceSteps()
+  const table = steps.data ?? []
+  if (table.length === 0) {
+    return (
+      <div className="bid-bar-row">
+        <Button block disabled loading={steps.isPending} className="action-bar-button">
+          {steps.isPending ? '' : '—'}
+        </Button>
+      </div>
+    )
+  }
+  return <ReadyBidControls lot={lot} onSignIn={onSignIn} steps={table} />
+}
+
+function ReadyBidControls({
+  lot,
+  onSignIn,
+  steps,
+}: {
+  lot: LotDetail
+  onSignIn: () => void
+  steps: readonly PriceStep[]
+}) {
   const { t } = useTranslation()
   const navigate = useNavigate()
   const locale = useLocale()
-  const steps = usePriceSteps()
   const place = usePlaceBid()
   const [mode, setMode] = useState<BidMode>(lot.leading ? 'proxy' : 'direct')
   const [chosen, setChosen] = useState<number | null>(null)
+  /** Whole yuan as typed on the keypad; null when the stepper's amount stands. */
+  const [draft, setDraft] = useState<string | null>(null)
+  const [typing, setTyping] = useState(false)
+  const [notLeading, setNotLeading] = useState<NotLeading | null>(null)
 
-  const table = steps.data ?? []
-  const minimum = minimumBid(lot, mode, table)
-  const amount = minimum === undefined ? undefined : effectiveAmount(chosen, minimum, table)
-  const down =
-    amount === undefined || minimum === undefined ? undefined : prevAmount(amount, minimum, table)
-  const up = amount === undefined ? undefined : nextAmount(amount, table)
+  const minimum = minimumBid(lot, mode, steps)
+  const stepped = effectiveAmount(chosen, minimum, steps)
+  const typed: TypedBid | null = draft === null ? null : checkTypedBid(draft, minimum, steps)
+  const amount = typed === null ? stepped : typed.kind === 'valid' ? typed.amount : undefined
+  const down = amount === undefined ? undefined : previousAmount(amount, minimum, steps)
+  const up = amount === undefined ? undefined : nextAmount(amount, steps)
   const directBlocked = mode === 'direct' && lot.leading
   const proxy = mode === 'proxy'
+
+  const choose = (fen: number) => {
+    setChosen(fen)
+    setDraft(null)
+  }
+
+  const finishTyping = () => {
+    setTyping(false)
+    if (draft === null) return
+    const check = checkTypedBid(draft, minimum, steps)
+    // A valid amount becomes the stepper's; anything else stays on screen with what to do.
+    if (check.kind === 'valid') choose(check.amount)
+    else if (check.kind === 'empty') setDraft(null)
+  }
 
   const submit = async () => {
     if (amount === undefined || directBlocked) return
@@ -154,6 +266,7 @@ function BidControls({ lot, onSignIn }: { lot: LotDetail; onSignIn: () => void }
       cancelText: t('common.cancel'),
     })
     if (!ok) return
+    setNotLeading(null)
     try {
       const result = await place.mutateAsync({
         bid: { lotId: lot.id, amount, proxy },
@@ -161,10 +274,12 @@ function BidControls({ lot, onSignIn }: { lot: LotDetail; onSignIn: () => void }
         idempotencyKey: randomUuid(),
       })
       setChosen(null)
-      showSuccess(
-        !result.leading ? t('bid.notLeading') : proxy ? t('bid.proxySuccess') : t('bid.success'),
-      )
+      setDraft(null)
+      if (result.leading) showSuccess(proxy ? t('bid.proxySuccess') : t('bid.success'))
+      else if (result.notLeading) setNotLeading(result.notLeading)
+      else showToast(t('bid.notLeading'))
     } catch (error) {
+      // usePlaceBid refreshes the lot unless the bid never left the phone (offline, aborted).
       await showBidError(error)
     }
   }
@@ -188,7 +303,7 @@ function BidControls({ lot, onSignIn }: { lot: LotDetail; onSignIn: () => void }
           confirmText: t('bid.recharge'),
           cancelText: t('bid.later'),
         })
-        if (go) void navigate(action.path)
+        if (go) await navigate(action.path)
         return
       }
       case 'sign-in':
@@ -206,6 +321,13 @@ function BidControls({ lot, onSignIn }: { lot: LotDetail; onSignIn: () => void }
 
   return (
     <div className="bid-bar-controls">
+      {notLeading && !lot.leading ? (
+        <p className={styles.notLeading} data-testid="not-leading" role="status">
+          {t(notLeading.rule === 'tie_earlier' ? 'bid.tieEarlier' : 'bid.proxyHigher', {
+            amount: yuan(Math.max(notLeading.minimum, minimum)),
+          })}
+        </p>
+      ) : null}
       <div className="bid-mode" role="radiogroup">
         {(['direct', 'proxy'] as const).map((key) => (
           <button
@@ -218,6 +340,7 @@ function BidControls({ lot, onSignIn }: { lot: LotDetail; onSignIn: () => void }
             onClick={() => {
               setMode(key)
               setChosen(null)
+              setDraft(null)
             }}
           >
             {key === 'direct' ? t('bid.direct') : t('bid.proxy')}
@@ -232,19 +355,41 @@ function BidControls({ lot, onSignIn }: { lot: LotDetail; onSignIn: () => void }
             className="bid-stepper-button"
             aria-label={t('bid.decrease')}
             disabled={down === undefined}
-            onClick={() => down !== undefined && setChosen(down)}
+            onClick={() => down !== undefined && choose(down)}
           >
             <MinusOutline />
           </button>
-          <output className="bid-stepper-value" data-testid="bid-amount" data-fen={amount ?? ''}>
-            {amount === undefined ? '—' : yuan(amount)}
-          </output>
+          <span
+            className={`bid-stepper-value ${styles.amount}`}
+            data-testid="bid-amount"
+            data-fen={amount ?? ''}
+          >
+            <span className={styles.currency}>¥</span>
+            <VirtualInput
+              className={styles.amountInput}
+              aria-label={t('bid.typeAmount')}
+              value={typing || draft !== null ? (draft ?? '') : formatFen(stepped)}
+              placeholder={formatFen(stepped)}
+              onFocus={() => {
+                setTyping(true)
+                setDraft('')
+              }}
+              onBlur={finishTyping}
+              onChange={(value) => setDraft(value.replace(/\D/g, '').slice(0, 12))}
+              keyboard={
+                <NumberKeyboard
+                  title={t('bid.keypadTitle', { amount: yuan(minimum) })}
+                  confirmText={t('common.confirm')}
+                />
+              }
+            />
+          </span>
           <button
             type="button"
             className="bid-stepper-button"
             aria-label={t('bid.increase')}
             disabled={up === undefined}
-            onClick={() => up !== undefined && setChosen(up)}
+            onClick={() => up !== undefined && choose(up)}
           >
             <AddOutline />
           </button>
@@ -253,9 +398,11 @@ function BidControls({ lot, onSignIn }: { lot: LotDetail; onSignIn: () => void }
           color="primary"
           className="bid-submit"
           data-testid="bid-submit"
-          disabled={amount === undefined || directBlocked}
+          disabled={amount === undefined || directBlocked || typing}
           loading={place.isPending}
-          onClick={() => void submit()}
+          onClick={() => {
+            inBackground(submit())
+          }}
         >
           {directBlocked
             ? t('bid.alreadyLeading')
@@ -266,6 +413,44 @@ function BidControls({ lot, onSignIn }: { lot: LotDetail; onSignIn: () => void }
               : t('bid.submitDirect')}
         </Button>
       </div>
+      {typed !== null ? <TypedHint typed={typed} onChoose={choose} /> : null}
+    </div>
+  )
+}
+
+/** What is wrong with a typed amount and the valid amounts to pick instead. */
+function TypedHint({ typed, onChoose }: { typed: TypedBid; onChoose: (fen: number) => void }) {
+  const { t } = useTranslation()
+  const choices =
+    typed.kind === 'off-grid'
+      ? typed.choices
+      : typed.kind === 'below-minimum'
+        ? [typed.minimum]
+        : []
+  const text =
+    typed.kind === 'off-grid'
+      ? t('bid.offGrid', { amount: yuan(typed.amount) })
+      : typed.kind === 'below-minimum'
+        ? t('bid.belowMinimum', { amount: yuan(typed.minimum) })
+        : typed.kind === 'too-high'
+          ? t('bid.tooHigh', { amount: yuan(typed.maximum) })
+          : null
+  if (text === null) return null
+  return (
+    <div className={styles.typedHint} data-testid="typed-hint" data-kind={typed.kind} role="status">
+      <span>{text}</span>
+      {choices.map((fen) => (
+        <button
+          key={fen}
+          type="button"
+          className={styles.choice}
+          data-testid="grid-choice"
+          data-fen={fen}
+          onClick={() => onChoose(fen)}
+        >
+          {yuan(fen)}
+        </button>
+      ))}
     </div>
   )
 }

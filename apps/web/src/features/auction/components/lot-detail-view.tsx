@@ -46,7 +46,8 @@ export function LotDetailView({ lot }: { lot: LotDetail }) {
             startsAt={lot.startsAt}
             endsAt={lot.endsAt}
             closed={closed}
-            endedText={lot.status === 'sold' ? t('lot.status.sold') : t('lot.status.ended')}
+            // The tag beside it already says sold or unsold.
+            endedText={t('lot.status.ended')}
             className="price-band-countdown"
           />
         </div>

@@ -10,6 +10,7 @@ import { LotCard, LotCardSkeleton } from '../../../components/lot-card'
 import { PageFrame } from '../../../components/page-frame'
 import { Price } from '../../../components/price'
 import { showSuccess } from '../../../lib/toast'
+import { inBackground } from '../../../lib/background'
 import { useCancelProxy } from '../api/cancel-proxy'
 import { getMyProxyBidsQueryOptions, useMyProxyBids } from '../api/get-my-proxy-bids'
 import { useProxyBidCounts } from '../api/get-proxy-bid-counts'
@@ -113,7 +114,7 @@ function ProxyBidItem({ item }: { item: Entrust }) {
             color="primary"
             loading={cancel.isPending}
             data-testid="cancel-proxy"
-            onClick={() => void onCancel()}
+            onClick={() => inBackground(onCancel())}
           >
             {t('myProxy.cancel')}
           </Button>

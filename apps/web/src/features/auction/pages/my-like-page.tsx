@@ -6,6 +6,7 @@ import { LoadFailed } from '../../../components/load-failed'
 import { LotCard, LotCardSkeleton } from '../../../components/lot-card'
 import { PageFrame } from '../../../components/page-frame'
 import { showSuccess } from '../../../lib/toast'
+import { inBackground } from '../../../lib/background'
 import { getWatchedLotsQueryOptions, useWatchedLots } from '../api/get-watched-lots'
 import { useLiveLotList } from '../hooks/use-lot-live'
 import { useToggleWatch } from '../hooks/use-toggle-watch'
@@ -66,7 +67,12 @@ function WatchedLots() {
         <LoadFailed onRetry={() => lots.refetch()} />
       ) : lots.data.length === 0 ? (
         <EmptyState description={t('myLike.empty')}>
-          <Button size="small" color="primary" fill="outline" onClick={() => void navigate('/')}>
+          <Button
+            size="small"
+            color="primary"
+            fill="outline"
+            onClick={() => inBackground(navigate('/'))}
+          >
             {t('myLike.browse')}
           </Button>
         </EmptyState>
