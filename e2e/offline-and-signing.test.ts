@@ -1,6 +1,14 @@
 import type { Browser, Request } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { baseUrl, launchBrowser, phoneContext, signIn } from './fixtures'
+import {
+  baseUrl,
+  buildSpecial,
+  createSpecialWithLots,
+  creditDeposit,
+  launchBrowser,
+  signedInContext,
+  staffSession,
+} from './fixtures'
 
 let browser: Browser
 
@@ -11,9 +19,8 @@ afterAll(() => browser.close())
 
 describe('offline (spec §5)', () => {
   it('shows the alert and makes no request', async () => {
-    const context = await phoneContext(browser)
-    const page = await context.newPage()
-    await signIn(page, '/')
+    const { context, page } = await signedInContext(browser)
+    await page.goto('/')
     await page.waitForLoadState('networkidle')
 
     const apiCalls: string[] = []
@@ -23,7 +30,8 @@ describe('offline (spec §5)', () => {
     const alerts: string[] = []
     page.on('dialog', (dialog) => {
       alerts.push(dialog.message())
-      void dialog.accept()
+      // The page may close with the dialog open; that is no failure of this test.
+      dialog.accept().catch((error: unknown) => console.warn('dialog.accept failed', error))
     })
 
     await context.setOffline(true)
@@ -33,13 +41,41 @@ describe('offline (spec §5)', () => {
     expect(apiCalls).toEqual([])
     await context.close()
   })
+
+  it('answers a bid tapped offline with one alert and keeps the lot on screen', async () => {
+    const staff = await staffSession()
+    const { lots } = await createSpecialWithLots(staff, buildSpecial(), [{ startPrice: 62_000 }])
+    const lotId = lots[0]!.id
+    const { context, page, user } = await signedInContext(browser)
+    await creditDeposit(staff, user, 100_000)
+    await page.goto(`/productDetail?id=${lotId}`)
+    await page.locator(`.item-detail[data-lot-id="${lotId}"]`).waitFor()
+    await page.locator('[data-testid=bid-submit]:not([disabled])').waitFor()
+    await page.waitForLoadState('networkidle')
+
+    const alerts: string[] = []
+    page.on('dialog', (dialog) => {
+      alerts.push(dialog.message())
+      dialog.accept().catch((error: unknown) => console.warn('dialog.accept failed', error))
+    })
+    await context.setOffline(true)
+    await page.locator('[data-testid=bid-submit]').click()
+    await page.locator('.adm-dialog-body').getByRole('button', { name: '确定' }).click()
+    await expect.poll(() => alerts).toEqual(['网络连接似乎已断开'])
+    // Nothing else may follow: no refetch alert, no "加载失败" in place of the lot.
+    await page.waitForTimeout(1500)
+    expect(alerts).toHaveLength(1)
+    await page.locator(`.item-detail[data-lot-id="${lotId}"] .item-title`).waitFor()
+    expect(await page.getByText('加载失败').count()).toBe(0)
+    expect(await page.locator('[data-testid=bid-bar]').count()).toBe(1)
+    await context.close()
+  })
 })
 
 describe('signed requests from the web client', () => {
   it('are accepted once, and refused when replayed or tampered with', async () => {
-    const context = await phoneContext(browser)
-    const page = await context.newPage()
-    await signIn(page, '/')
+    const { context, page } = await signedInContext(browser)
+    await page.goto('/')
     const seen = page.waitForRequest((r) => r.url().includes('/svc/main/user/@statistics'))
     await page.goto('/ucenter')
     const request: Request = await seen
