@@ -1,6 +1,11 @@
 import type { BidRecord, BidResult, Entrust, Trade } from '@numisma/contracts/bidding'
 import type { LotCard, LotDetail } from '@numisma/contracts/catalog'
-import { MutationObserver, QueryClient, type InfiniteData } from '@tanstack/react-query'
+import {
+  MutationObserver,
+  QueryClient,
+  QueryObserver,
+  type InfiniteData,
+} from '@tanstack/react-query'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type * as ApiClientModule from '../../../lib/api-client'
 import { ApiError, type Page, type RequestOptions } from '../../../lib/api-client'
@@ -8,7 +13,7 @@ import { toggleWatchMutationOptions } from '../hooks/use-toggle-watch'
 import { cancelProxy, cancelProxyMutationOptions } from './cancel-proxy'
 import { getBidHistory, getBidHistoryQueryOptions, historyRows } from './get-bid-history'
 import { getLotQueryOptions } from './get-lot'
-import { getMyBids, getMyBidsQueryOptions } from './get-my-bids'
+import { getMyBids, getMyBidsQueryOptions, hasBidOnQueryOptions } from './get-my-bids'
 import { getMyProxyBids } from './get-my-proxy-bids'
 import { getPriceSteps } from './get-price-steps'
 import { getProxyBidCounts, getProxyBidCountsQueryOptions } from './get-proxy-bid-counts'
@@ -161,6 +166,17 @@ describe('bidding and watch API files parse with the contract schemas', () => {
     await expect(getMyBids('42')).rejects.toThrow()
     server.reply = [{ ...trade, state: 'active' }]
     await expect(getMyBids('42')).rejects.toThrow()
+  })
+
+  it('tells whether I have bid on a lot from my bids, however long its history', () => {
+    const queryClient = new QueryClient()
+    queryClient.setQueryData(getMyBidsQueryOptions().queryKey, [
+      { ...buildLotCard({ id: 7 }), state: 'outbid', myHighest: 60_000 },
+    ])
+    const seen = (lotId: number) =>
+      new QueryObserver(queryClient, hasBidOnQueryOptions(lotId)).getCurrentResult().data
+    expect(seen(7)).toBe(true)
+    expect(seen(8)).toBe(false)
   })
 
   it('GET /user/queryEntrustSortTotal: a count for every proxy-bid state', async () => {

@@ -25,3 +25,18 @@ export function getMyBidsQueryOptions() {
 export function useMyBids() {
   return useQuery(getMyBidsQueryOptions())
 }
+
+/**
+ * Whether the caller has ever bid on a lot, from my bids rather than the lot's history: the history
+ * comes a page at a time, and a bid older than its first page would be missed there.
+ */
+export function hasBidOnQueryOptions(lotId: number) {
+  return queryOptions({
+    ...getMyBidsQueryOptions(),
+    select: (trades: Trade[]) => trades.some((trade) => trade.id === lotId),
+  })
+}
+
+export function useHasBidOn(lotId: number | undefined) {
+  return useQuery({ ...hasBidOnQueryOptions(lotId ?? 0), enabled: lotId !== undefined })
+}

@@ -3,9 +3,6 @@ import { PriceStepSchema, type PriceStepRow } from '@numisma/contracts/bidding'
 import { request } from '../../../lib/api-client'
 import { listOf } from '../../../lib/list-of'
 
-/** @deprecated The contract's name; kept only until components/bid-grid.ts and price-steps.ts go. */
-export type PriceStep = PriceStepRow
-
 /** GET /bidding/price-step: the increment table, in fen. */
 export function getPriceSteps(): Promise<PriceStepRow[]> {
   return request({

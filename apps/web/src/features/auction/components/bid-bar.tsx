@@ -17,7 +17,7 @@ import { closedStanding, isLotClosed, shownPrice, unsoldHighestBid } from '../..
 import { showSuccess, showToast } from '../../../lib/toast'
 import { useLocale } from '../../../lib/use-locale'
 import { useCancelProxy } from '../api/cancel-proxy'
-import { useBidHistory } from '../api/get-bid-history'
+import { useHasBidOn } from '../api/get-my-bids'
 import { usePriceSteps } from '../api/get-price-steps'
 import { usePlaceBid } from '../api/place-bid'
 import {
@@ -46,9 +46,9 @@ export function BidBar({ lot }: { lot: LotDetail }) {
   const { t } = useTranslation()
   const location = useLocation()
   const signedIn = readSession() !== null
-  const history = useBidHistory(signedIn ? lot.id : undefined)
+  const hasBid = useHasBidOn(signedIn ? lot.id : undefined)
   const closed = isLotClosed(lot)
-  const everBid = history.data?.some((record) => record.mine) ?? false
+  const everBid = hasBid.data ?? false
   const tookPart = signedIn && (lot.leading || lot.won || everBid || lot.myMax !== null)
   const price = shownPrice(lot)
 
