@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { buildApp } from './app'
+import { IdempotencyPurger, IdempotencyStore } from './platform/idempotency'
 import { ClosingSweeper } from './modules/bidding/closing'
 import { StaffRepository } from './modules/staff/repository'
 import { StaffService } from './modules/staff/service'
@@ -52,6 +53,10 @@ async function main(): Promise<void> {
   }
   const sweeper = ClosingSweeper.forDatabase(database, systemClock, app.bus, { log: app.log })
   sweeper.start(1000)
+  const purger = new IdempotencyPurger(new IdempotencyStore(database.db), systemClock, (error) =>
+    app.log.error({ err: error }, 'idempotency purge failed'),
+  )
+  purger.start()
   let stopRoller = () => {}
   if (config.seed === 'demo') {
     await seedDemo(database, systemClock, app.log)
@@ -63,6 +68,7 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down')
     stopRoller()
     await sweeper.stop()
+    await purger.stop()
     await app.close()
     await app.bus.close()
     await database.close()

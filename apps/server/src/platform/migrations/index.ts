@@ -9,6 +9,7 @@ import type { Dialect } from '../db'
 import { foundation } from './0001-foundation'
 import { catalog } from './0002-catalog'
 import { bidding } from './0003-bidding'
+import { idempotencyPurge } from './0004-idempotency-purge'
 import { depositNaming } from './0006-deposit-naming'
 import { englishNames } from './0007-english-names'
 
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, (ctx: MigrationContext) => Migration> = {
   '0001-foundation': foundation,
   '0002-catalog': catalog,
   '0003-bidding': bidding,
+  '0004-idempotency-purge': idempotencyPurge,
   '0006-deposit-naming': depositNaming,
   '0007-english-names': englishNames,
 }
