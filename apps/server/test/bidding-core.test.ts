@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ClosingSweeper } from '../src/modules/bidding/closing'
 import { IDEMPOTENCY_TTL_MS, IdempotencyStore } from '../src/platform/idempotency'
 import { createTestApp, type Session, type TestApp } from './helpers/app'
-import { createLot, creditQuota } from './helpers/auction'
+import { createLot, creditDeposit } from './helpers/auction'
 import { testDatabases } from './helpers/databases'
 
 /** Issue 7: the auction-core defects a review found, each pinned by a test. */
@@ -19,7 +19,7 @@ describe.each(databases)('auction core on $name', (kind) => {
   beforeAll(async () => {
     t = await createTestApp(kind)
     ;[alice, bob] = [await t.signIn(), await t.signIn()]
-    for (const u of [alice, bob]) await creditQuota(t, u.userId, 1_000_000 * YUAN)
+    for (const u of [alice, bob]) await creditDeposit(t, u.userId, 1_000_000 * YUAN)
   })
   afterAll(() => t.close())
 
@@ -182,7 +182,7 @@ describe.each(databases.filter((d) => d.name === 'postgres'))(
     beforeAll(async () => {
       t = await createTestApp(kind)
       ;[alice, bob] = [await t.signIn(), await t.signIn()]
-      for (const u of [alice, bob]) await creditQuota(t, u.userId, 1_000_000 * YUAN)
+      for (const u of [alice, bob]) await creditDeposit(t, u.userId, 1_000_000 * YUAN)
     })
     afterAll(() => t.close())
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ClosingSweeper } from '../src/modules/bidding/closing'
 import type { PushEvent } from '../src/platform/event-bus'
 import { createTestApp, type Session, type TestApp } from './helpers/app'
-import { createLot, creditQuota } from './helpers/auction'
+import { createLot, creditDeposit } from './helpers/auction'
 import { testDatabases } from './helpers/databases'
 
 const databases = await testDatabases()
@@ -20,7 +20,7 @@ describe.each(databases)('bidding over HTTP on $name', (kind) => {
     t = await createTestApp(kind)
     t.app.bus.subscribe((e) => events.push(e))
     ;[alice, bob, carol] = [await t.signIn(), await t.signIn(), await t.signIn()]
-    for (const u of [alice, bob, carol]) await creditQuota(t, u.userId, 1_000_000 * YUAN)
+    for (const u of [alice, bob, carol]) await creditDeposit(t, u.userId, 1_000_000 * YUAN)
   })
   afterAll(() => t.close())
 
@@ -120,7 +120,7 @@ describe.each(databases)('bidding over HTTP on $name', (kind) => {
       code: 'QUOTA_EXCEEDED',
       details: { limit: 0, recharge: '/account/quotaRecharge' },
     })
-    await creditQuota(t, poor.userId, 100 * YUAN) // limit 1,000 yuan
+    await creditDeposit(t, poor.userId, 100 * YUAN) // limit 1,000 yuan
     expect((await bid(poor, lotId, 1_000 * YUAN)).statusCode).toBe(200)
     const other = await createLot(t, { startPrice: 5 * YUAN })
     expect((await bid(poor, other, 5 * YUAN)).json().code).toBe('QUOTA_EXCEEDED')
@@ -296,7 +296,7 @@ describe.each(databases)('bidding over HTTP on $name', (kind) => {
 
   it('counts an unpaid won order against the quota', async () => {
     const dave = await t.signIn()
-    await creditQuota(t, dave.userId, 200 * YUAN) // limit 2,000 yuan
+    await creditDeposit(t, dave.userId, 200 * YUAN) // limit 2,000 yuan
     const first = await createLot(t, { endsAt: t.clock.now() + MINUTE })
     await bid(dave, first, 1_500 * YUAN)
     t.clock.advance(MINUTE)
@@ -309,7 +309,7 @@ describe.each(databases)('bidding over HTTP on $name', (kind) => {
 
   it("lists my proxy bids, my bids and my watches — and nobody else's", async () => {
     const erin = await t.signIn()
-    await creditQuota(t, erin.userId, 100_000 * YUAN)
+    await creditDeposit(t, erin.userId, 100_000 * YUAN)
     const a = await createLot(t)
     const b = await createLot(t)
     await bid(erin, a, 3_000 * YUAN, true)
@@ -377,7 +377,7 @@ describe.each(databases)('bidding over HTTP on $name', (kind) => {
 
   it('keeps one user within quota when they bid on two lots at once', async () => {
     const frank = await t.signIn()
-    await creditQuota(t, frank.userId, 150 * YUAN) // limit 1,500 yuan
+    await creditDeposit(t, frank.userId, 150 * YUAN) // limit 1,500 yuan
     const lots = [await createLot(t), await createLot(t), await createLot(t), await createLot(t)]
     const results = await Promise.all(lots.map((lotId) => bid(frank, lotId, 1_000 * YUAN)))
     expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1)
@@ -386,7 +386,7 @@ describe.each(databases)('bidding over HTTP on $name', (kind) => {
 
   it('shows a proxy placed again after a cancel as active', async () => {
     const gina = await t.signIn()
-    await creditQuota(t, gina.userId, 100_000 * YUAN)
+    await creditDeposit(t, gina.userId, 100_000 * YUAN)
     const lotId = await createLot(t)
     await bid(gina, lotId, 2_000 * YUAN, true)
     await t.call({ method: 'POST', path: '/bidding/cancelProxy', as: gina, body: { lotId } })
@@ -438,7 +438,7 @@ describe.each(databases)('bidding over HTTP on $name', (kind) => {
     })
     const bidders: Session[] = []
     for (let i = 0; i < 50; i++) bidders.push(await t.signIn())
-    await Promise.all(bidders.map((u) => creditQuota(t, u.userId, 1_000_000 * YUAN)))
+    await Promise.all(bidders.map((u) => creditDeposit(t, u.userId, 1_000_000 * YUAN)))
     const results = await Promise.all(
       bidders.map(async (u, i) => {
         const out: number[] = []

@@ -6,7 +6,7 @@ import type { RedisEventBus } from '../src/platform/event-bus'
 import { type PushEvent } from '../src/platform/event-bus'
 import { createRedisEventBus } from '../src/platform/redis-bus'
 import { createTestApp, type TestApp } from './helpers/app'
-import { createLot, creditQuota } from './helpers/auction'
+import { createLot, creditDeposit } from './helpers/auction'
 import { testDatabases } from './helpers/databases'
 import { REDIS_TEST_URL, redisAvailable } from './helpers/redis'
 
@@ -55,7 +55,7 @@ describe.runIf(postgres && redis)('two instances on PostgreSQL + Redis', () => {
 
   it('pushes a bid taken by one instance to a watcher connected to the other', async () => {
     const alice = await a.signIn()
-    await creditQuota(a, alice.userId, 10_000 * YUAN)
+    await creditDeposit(a, alice.userId, 10_000 * YUAN)
     const lotId = await createLot(a)
     const socket = await b.injectWS('/svc/push/ws')
     const messages: Record<string, unknown>[] = []

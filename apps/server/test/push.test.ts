@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type Session, type TestApp } from './helpers/app'
-import { createLot, creditQuota } from './helpers/auction'
+import { createLot, creditDeposit } from './helpers/auction'
 import { testDatabases } from './helpers/databases'
 
 const [sqlite] = await testDatabases()
@@ -35,7 +35,7 @@ describe('push role (/svc/push/ws)', () => {
     t = await createTestApp(sqlite!)
     alice = await t.signIn()
     bob = await t.signIn()
-    for (const u of [alice, bob]) await creditQuota(t, u.userId, 100_000 * YUAN)
+    for (const u of [alice, bob]) await creditDeposit(t, u.userId, 100_000 * YUAN)
   })
   afterAll(() => t.close())
 

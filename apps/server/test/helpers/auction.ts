@@ -62,6 +62,6 @@ export async function createLot(t: TestApp, overrides: LotOverrides = {}): Promi
   return lot!.id
 }
 
-export async function creditQuota(t: TestApp, userId: string, amount: number): Promise<void> {
+export async function creditDeposit(t: TestApp, userId: string, amount: number): Promise<void> {
   await new LedgerService(t.database, t.clock).creditDeposit(Number(userId), amount, 'test')
 }
