@@ -155,13 +155,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const bus = options.bus ?? new InProcessEventBus()
   app.decorate('bus', bus)
   const ledger = new LedgerService(database, clock)
-  const biddingReads = new BiddingReads(database.db)
   const bidding = new BiddingService({
     transact: transactor(database),
     clock,
     bus,
     lots: new BiddingRepository(database.db, database.dialect),
-    reads: biddingReads,
+    reads: new BiddingReads(database.db),
     watches: new WatchRepository(database.db),
     idempotency: new IdempotencyStore(database.db),
     options: { quotaMultiplier: options.quotaMultiplier ?? DEFAULT_QUOTA_MULTIPLIER },
@@ -177,8 +176,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ledger,
     bidding: {
       quotaOf: (userId) => bidding.quotaOf(userId),
-      // The counters still live in the bidding module's reads until BiddingService offers them.
-      counts: (userId) => biddingReads.counts(userId),
+      counts: (userId) => bidding.counts(userId),
     },
   })
   await app.register(staffRoutes, {
