@@ -1,4 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
+import { pageSchema } from '@numisma/contracts/api'
+import { WatchStateSchema } from '@numisma/contracts/bidding'
 import type { ClientConfig } from '@numisma/contracts/client-config'
 import { LOGIN_COOKIES } from '@numisma/contracts/cookies'
 import { errorText } from '@numisma/contracts/errors'
@@ -264,6 +266,21 @@ describe('request', () => {
       pageSize: 10,
       total: 11,
     })
+  })
+
+  it('checks the whole page envelope against the contract, not only its items', async () => {
+    const reply = (body: unknown) => setup({ fetch: vi.fn(() => Promise.resolve(json(200, body))) })
+    const options = {
+      path: '/x',
+      defaultError: 'GET_LIST_FAILED',
+      schema: pageSchema(WatchStateSchema),
+    } as const
+    const page = { data: [{ lotId: 1, watching: true }], page: 1, pageSize: 10, total: 1 }
+    await expect(reply(page).client.requestPage(options)).resolves.toEqual(page)
+    // No total: before, this read as "one page of one item" and the list quietly ended.
+    const { client, deps } = reply({ ...page, total: undefined })
+    await expect(client.requestPage(options)).rejects.toMatchObject({ code: 'GET_LIST_FAILED' })
+    expect(deps.toast).toHaveBeenCalledWith(errorText('GET_LIST_FAILED', 'zh'))
   })
 })
 

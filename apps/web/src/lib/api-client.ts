@@ -74,7 +74,8 @@ export interface ApiClientDeps {
 
 export interface ApiClient {
   request<T = unknown>(options: RequestOptions<T>): Promise<T>
-  requestPage<T = unknown>(options: RequestOptions<T>): Promise<Page<T>>
+  /** A paged list (DESIGN §2); `schema` checks the whole envelope, e.g. contracts' `pageSchema`. */
+  requestPage<T = unknown>(options: RequestOptions<Page<T>>): Promise<Page<T>>
 }
 
 export function createApiClient(deps: ApiClientDeps): ApiClient {
@@ -193,15 +194,10 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       const body = await send(options)
       return parse(options, body.data)
     },
-    async requestPage<T>(options: RequestOptions<T>): Promise<Page<T>> {
-      const body = await send(options)
-      const list = Array.isArray(body.data) ? body.data : []
-      return {
-        data: list.map((item) => parse(options, item)),
-        page: typeof body.page === 'number' ? body.page : 1,
-        pageSize: typeof body.pageSize === 'number' ? body.pageSize : list.length,
-        total: typeof body.total === 'number' ? body.total : list.length,
-      }
+    async requestPage<T>(options: RequestOptions<Page<T>>): Promise<Page<T>> {
+      // The whole envelope is checked, not only `data`: a page without its total would
+      // otherwise end an infinite list early without a word.
+      return parse(options, await send(options))
     },
   }
 }
@@ -245,6 +241,6 @@ export function request<T = unknown>(options: RequestOptions<T>): Promise<T> {
   return client().request(options)
 }
 
-export function requestPage<T = unknown>(options: RequestOptions<T>): Promise<Page<T>> {
+export function requestPage<T = unknown>(options: RequestOptions<Page<T>>): Promise<Page<T>> {
   return client().requestPage(options)
 }

@@ -1,3 +1,4 @@
+import { pageSchema } from '@numisma/contracts/api'
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
 import { LotCardSchema, type LotCard } from '@numisma/contracts/catalog'
 import { requestPage, type Page, type QueryValue } from '../api-client'
@@ -16,7 +17,7 @@ export function searchLots(
     path: '/api/search/wechat',
     query: { ...params, type: 'auction', page } satisfies Record<string, QueryValue>,
     defaultError,
-    schema: LotCardSchema,
+    schema: pageSchema(LotCardSchema),
   })
 }
 

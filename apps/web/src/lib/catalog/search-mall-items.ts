@@ -1,3 +1,4 @@
+import { pageSchema } from '@numisma/contracts/api'
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
 import { MallItemCardSchema, type MallItemCard } from '@numisma/contracts/catalog'
 import { requestPage, type Page } from '../api-client'
@@ -13,7 +14,7 @@ export function searchMallItems(params: SearchParams, page: number): Promise<Pag
     // Status is an auction filter; mall items are either on sale or not listed.
     query: { ...rest, type: 'mall', page },
     defaultError: 'GET_MALL_FAILED',
-    schema: MallItemCardSchema,
+    schema: pageSchema(MallItemCardSchema),
   })
 }
 

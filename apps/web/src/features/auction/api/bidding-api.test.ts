@@ -52,10 +52,7 @@ vi.mock('../../../lib/api-client', async (importOriginal) => {
       const body = (
         typeof server.reply === 'function' ? server.reply(options.query) : server.reply
       ) as Page<unknown>
-      return {
-        ...body,
-        data: body.data.map((item) => (options.schema ? options.schema.parse(item) : item)),
-      }
+      return options.schema ? options.schema.parse(body) : body
     }),
   }
 })
@@ -244,6 +241,9 @@ describe('bid history, a page at a time', () => {
     await expect(getBidHistory(7, 2)).resolves.toEqual(server.reply)
     expect(lastCall()).toMatchObject({ path: '/bidding/7', query: { page: 2, pageSize: 50 } })
     server.reply = { data: [{ ...buildRecord(), amount: '620' }], page: 1, pageSize: 50, total: 1 }
+    await expect(getBidHistory(7, 1)).rejects.toThrow()
+    // The envelope is the contract's too: without a total the list could not know it has more.
+    server.reply = { data: [buildRecord()], page: 1, pageSize: 50 }
     await expect(getBidHistory(7, 1)).rejects.toThrow()
   })
 

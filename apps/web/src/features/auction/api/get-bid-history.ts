@@ -1,3 +1,4 @@
+import { pageSchema } from '@numisma/contracts/api'
 import { infiniteQueryOptions, useInfiniteQuery, type InfiniteData } from '@tanstack/react-query'
 import { BidRecordSchema, type BidRecord } from '@numisma/contracts/bidding'
 import { requestPage, type Page } from '../../../lib/api-client'
@@ -15,7 +16,7 @@ export function getBidHistory(
     path: `/bidding/${lotId}`,
     query: { page, pageSize },
     defaultError: 'GET_BID_RECORDS_FAILED',
-    schema: BidRecordSchema,
+    schema: pageSchema(BidRecordSchema),
   })
 }
 
