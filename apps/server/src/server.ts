@@ -74,8 +74,15 @@ async function main(): Promise<void> {
     await database.close()
     process.exit(0)
   }
-  process.once('SIGINT', () => void shutdown('SIGINT'))
-  process.once('SIGTERM', () => void shutdown('SIGTERM'))
+  // A failed close must still end the process, and say why, rather than hang half shut.
+  const onSignal = (signal: string) => () => {
+    shutdown(signal).catch((error: unknown) => {
+      app.log.error({ err: error }, 'shutdown failed')
+      process.exit(1)
+    })
+  }
+  process.once('SIGINT', onSignal('SIGINT'))
+  process.once('SIGTERM', onSignal('SIGTERM'))
 
   await app.listen({ port: config.port, host: config.host })
   app.log.info(
