@@ -19,7 +19,11 @@ import { ListingRepository } from './modules/catalog/listing-repository'
 import { ListingService } from './modules/catalog/listing-service'
 import { CatalogRepository } from './modules/catalog/repository'
 import { LedgerService } from './modules/ledger/service'
+import { DEFAULT_PUSH_LIMITS, type PushLimits } from './modules/push/limits'
+import { parseOrigins, SHOP_WEB_ORIGINS } from './modules/push/origin'
+import { PushRepository } from './modules/push/repository'
 import { pushRoutes } from './modules/push/routes'
+import { PushService } from './modules/push/service'
 import { catalogRoutes } from './modules/catalog/routes'
 import { CatalogService } from './modules/catalog/service'
 import { MEDIA_PREFIX, mediaRoutes } from './modules/media/routes'
@@ -71,6 +75,11 @@ export interface AppOptions {
    * can bid at once (DESIGN §8). Recorded in the ledger like any operator deposit.
    */
   demoDeposit?: number
+  /**
+   * The push role: limits per socket and address (tests lower them), and origins besides the
+   * shop's own whose pages may open a socket (PUSH_ALLOWED_ORIGINS).
+   */
+  push?: { limits?: Partial<PushLimits>; allowedOrigins?: readonly string[] }
 }
 
 declare module 'fastify' {
@@ -192,12 +201,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       counter: new CounterService({ users, ledger }),
     },
   })
+  const pushLimits = { ...DEFAULT_PUSH_LIMITS, ...options.push?.limits }
   await app.register(pushRoutes, {
     prefix: '/svc/push',
     bus,
-    catalog: catalogRepo,
-    sessions: passportRepo,
-    clock,
+    service: new PushService(new PushRepository(database.db), clock, pushLimits, app.log),
+    maxConnectionsPerIp: pushLimits.maxConnectionsPerIp,
+    allowedOrigins: parseOrigins([...SHOP_WEB_ORIGINS, ...(options.push?.allowedOrigins ?? [])]),
   })
 
   await app.register(

@@ -45,6 +45,17 @@ export type PushReminder = z.infer<typeof PushReminderSchema>
 export const PushHelloSchema = z.object({ type: z.literal('hello'), userId: z.number().nullable() })
 export const PushErrorSchema = z.object({ type: z.literal('error'), code: z.string() })
 
+/**
+ * The codes an `error` message carries, from the error catalogue: a message that is not a valid
+ * subscribe, a socket sending faster than the server's per-socket rate (repeated abuse then closes
+ * it with {@link PUSH_CLOSE_POLICY}), and a snapshot the server could not read (subscribe again).
+ */
+export const PUSH_ERROR_CODES = ['VALIDATION_FAILED', 'RATE_LIMITED', 'INTERNAL_ERROR'] as const
+export type PushErrorCode = (typeof PUSH_ERROR_CODES)[number]
+
+/** WebSocket close code 1008 (policy violation): the server closed a socket for abuse. */
+export const PUSH_CLOSE_POLICY = 1008
+
 /** Everything the server sends. */
 export const PushServerMessageSchema = z.discriminatedUnion('type', [
   PushLotSchema,

@@ -1,19 +1,20 @@
+import { PushLotSchema, PushOutbidSchema, PushReminderSchema } from '@numisma/contracts/push'
+import { z } from 'zod'
+
 /**
  * Push events (DESIGN §4 "Realtime"). Embedded mode fans out in-process; production backs the
  * same interface with Redis pub/sub so every instance's WebSocket clients hear every bid.
+ *
+ * Each event is the client message from `@numisma/contracts/push`, plus, for a message meant for
+ * one user (outbid, reminder), that user's id — the push role sends it to their sockets only and
+ * leaves `userId` off the wire.
  */
-export type PushEvent =
-  | {
-      type: 'lot'
-      lotId: number
-      price: number | null
-      bidCount: number
-      endsAt: string
-      status: 'preview' | 'live' | 'sold' | 'unsold'
-      /** The leader's masked display name. */
-      leader: string | null
-    }
-  | { type: 'outbid'; userId: number; lotId: number; price: number }
+export const PushEventSchema = z.discriminatedUnion('type', [
+  PushLotSchema,
+  PushOutbidSchema.extend({ userId: z.number().int() }),
+  PushReminderSchema.extend({ userId: z.number().int() }),
+])
+export type PushEvent = z.infer<typeof PushEventSchema>
 
 export interface EventBus {
   publish(event: PushEvent): void
@@ -71,7 +72,8 @@ export class RedisEventBus implements EventBus {
     this.subscriber.on('message', (channel, message) => {
       if (channel !== PUSH_CHANNEL) return
       try {
-        this.local.publish(JSON.parse(message) as PushEvent)
+        // Another instance's message: checked, since a malformed one must not reach a client.
+        this.local.publish(PushEventSchema.parse(JSON.parse(message)))
       } catch (error) {
         this.onError(error)
       }

@@ -1,104 +1,75 @@
 import { COOKIE } from '@numisma/contracts/cookies'
-import { PushSubscribeSchema } from '@numisma/contracts/push'
-import type { FastifyPluginAsync } from 'fastify'
-import type { Clock } from '../../platform/clock'
-import { sha256Hex } from '../../platform/crypto'
-import type { EventBus, PushEvent } from '../../platform/event-bus'
-import { toLotCard } from '../catalog/mappers'
-import type { CatalogRepository } from '../catalog/repository'
-import type { PassportRepository } from '../passport/repository'
+import { PUSH_CLOSE_POLICY } from '@numisma/contracts/push'
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
+import { sendError } from '../../platform/error-handler'
+import type { EventBus } from '../../platform/event-bus'
+import { ConnectionCounter } from './limits'
+import { originAllowed } from './origin'
+import type { PushService } from './service'
 
 export interface PushOptions {
+  service: PushService
   bus: EventBus
-  catalog: CatalogRepository
-  sessions: PassportRepository
-  clock: Clock
+  maxConnectionsPerIp: number
+  /** Origins besides the request's own host whose pages may open a socket (normalised). */
+  allowedOrigins: ReadonlySet<string>
 }
 
-/** The socket @fastify/websocket hands a route (the `ws` library's WebSocket). */
-interface PushSocket {
-  readonly readyState: number
-  readonly OPEN: number
-  send(data: string): void
-  on(event: 'close', listener: () => void): void
-  on(event: 'message', listener: (data: Buffer) => void): void
-}
-
-interface Client {
-  socket: PushSocket
-  userId: number | null
-  lots: Set<number>
-}
-
-const MAX_LOTS = 200
+// `injectWS` hands the route a request without a socket, hence no address.
+const addressOf = (request: FastifyRequest): string => request.ip || 'unknown'
 
 /**
- * The push role (`/svc/push/ws`, DESIGN §9): lot updates to subscribers and outbid notices to the
- * user who lost the lead. The same cookies as the page identify the user; on (re)subscribe the
- * client gets each lot's current state, so a reconnect resumes without a gap.
+ * The push role (`/svc/push/ws`, DESIGN §9): lot updates to subscribers, outbid notices and
+ * ending-soon reminders to their user. The same cookies as the page identify the user. A foreign
+ * page (`Origin`) and an address over its socket cap are refused before the upgrade, with the
+ * catalogue's codes; everything after the upgrade is the service's.
  */
 export const pushRoutes: FastifyPluginAsync<PushOptions> = async (app, opts) => {
-  const clients = new Set<Client>()
-  const send = (client: Client, message: unknown) => {
-    if (client.socket.readyState === client.socket.OPEN) client.socket.send(JSON.stringify(message))
-  }
-
-  const unsubscribe = opts.bus.subscribe((event: PushEvent) => {
-    for (const client of clients) {
-      if (event.type === 'lot' && client.lots.has(event.lotId)) send(client, event)
-      if (event.type === 'outbid' && client.userId === event.userId) {
-        send(client, { type: 'outbid', lotId: event.lotId, price: event.price })
-      }
-    }
-  })
+  const { service } = opts
+  const unsubscribe = opts.bus.subscribe((event) => service.deliver(event))
   app.addHook('onClose', () => unsubscribe())
+  const connections = new ConnectionCounter(opts.maxConnectionsPerIp)
 
-  app.get('/ws', { websocket: true, schema: { hide: true } }, (socket, request) => {
-    // Listeners first, synchronously: a client may subscribe the moment the socket opens.
-    const client: Client = { socket, userId: null, lots: new Set() }
-    clients.add(client)
-    socket.on('close', () => clients.delete(client))
-    socket.on('message', (raw: Buffer) => {
-      let parsed: unknown
-      try {
-        parsed = JSON.parse(raw.toString())
-      } catch {
-        send(client, { type: 'error', code: 'VALIDATION_FAILED' })
+  app.get(
+    '/ws',
+    {
+      websocket: true,
+      schema: { hide: true },
+      preValidation: async (request, reply) => {
+        if (!originAllowed(request.headers.origin, request.host, opts.allowedOrigins)) {
+          return sendError(request, reply, 403, 'FORBIDDEN')
+        }
+        if (!connections.hasRoom(addressOf(request))) {
+          return sendError(request, reply, 429, 'RATE_LIMITED')
+        }
+      },
+    },
+    (socket, request) => {
+      const address = addressOf(request)
+      // Two upgrades from one address can pass the check above together; this one counts.
+      if (!connections.tryAcquire(address)) {
+        socket.close(PUSH_CLOSE_POLICY, 'too many connections')
         return
       }
-      const message = PushSubscribeSchema.safeParse(parsed)
-      if (!message.success) {
-        send(client, { type: 'error', code: 'VALIDATION_FAILED' })
-        return
-      }
-      client.lots = new Set(message.data.lotIds.slice(0, MAX_LOTS))
-      void snapshot(client, [...client.lots])
-    })
-    const sid = request.cookies[COOKIE.sid]
-    void (sid ? opts.sessions.findSessionBySidHash(sha256Hex(sid)) : Promise.resolve(undefined))
-      .then((session) => {
-        const valid = session && session.revokedAt === null && session.expiresAt > opts.clock.now()
-        client.userId = valid ? session.userId : null
-        send(client, { type: 'hello', userId: client.userId })
+      // Listeners first, synchronously: a client may subscribe the moment the socket opens.
+      const client = service.connect({
+        send: (message) => {
+          if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message))
+        },
+        close: (code, reason) => socket.close(code, reason),
       })
-      .catch((error: unknown) => request.log.error({ err: error }, 'push: session lookup failed'))
-  })
-
-  async function snapshot(client: Client, lotIds: number[]) {
-    const now = opts.clock.now()
-    for (const lotId of lotIds) {
-      const row = await opts.catalog.findLot(lotId)
-      if (!row) continue
-      const card = toLotCard(row, now)
-      send(client, {
-        type: 'lot',
-        lotId,
-        price: card.price,
-        bidCount: card.bidCount,
-        endsAt: card.endsAt,
-        status: card.status,
-        leader: null,
+      socket.on('close', () => {
+        service.disconnect(client)
+        connections.release(address)
       })
-    }
-  }
+      socket.on('message', (data: Buffer) => {
+        service
+          .receive(client, data.toString())
+          .catch((error: unknown) => request.log.error({ err: error }, 'push: message failed'))
+      })
+      service
+        .identify(client, request.cookies[COOKIE.sid])
+        .catch((error: unknown) => request.log.error({ err: error }, 'push: hello failed'))
+    },
+  )
 }

@@ -1,0 +1,256 @@
+import {
+  PUSH_CLOSE_POLICY,
+  type PushErrorCode,
+  type PushLot,
+  type PushServerMessage,
+  PushSubscribeSchema,
+} from '@numisma/contracts/push'
+import { lotStatus } from '@numisma/domain/lot-status'
+import type { FastifyBaseLogger } from 'fastify'
+import type { Clock } from '../../platform/clock'
+import { sha256Hex } from '../../platform/crypto'
+import type { PushEvent } from '../../platform/event-bus'
+import { maskBidder } from '../bidding/mask'
+import { type PushLimits, TokenBucket } from './limits'
+import type { PushRepository } from './repository'
+
+/** The reads the service needs; a spec passes a fake. */
+export type PushReads = Pick<PushRepository, 'lotsByIds' | 'sessionBySidHash'>
+
+/** One socket as the service sees it; the route adapts the `ws` socket to this. */
+export interface PushConnection {
+  send(message: PushServerMessage): void
+  close(code: number, reason: string): void
+}
+
+/** A connected socket's state. Only the service changes it. */
+export interface PushClient {
+  readonly connection: PushConnection
+  userId: number | null
+  /** The lots this socket follows (a subscribe replaces the set). */
+  lots: ReadonlySet<number>
+  /** Followed lots whose current state the socket has not been sent yet. */
+  readonly unsent: Set<number>
+  snapshotting: boolean
+  readonly bucket: TokenBucket
+  /** Messages refused in a row for going over the rate. */
+  refusals: number
+  closed: boolean
+}
+
+/** The socket was closed for sending too fast, again and again. */
+export const CLOSE_REASON_RATE = 'rate limited'
+
+/**
+ * The push role's use cases (DESIGN §4 "Realtime"): who a socket is, what it follows, the state it
+ * resumes from, and which events reach it. Every subscribe is answered from one query, and a
+ * socket has at most one query in flight: subscribes that arrive meanwhile are merged into the
+ * next one, so a flood costs the database at most one read per socket at a time.
+ */
+export class PushService {
+  private readonly clients = new Set<PushClient>()
+  private readonly byLot = new Map<number, Set<PushClient>>()
+  private readonly byUser = new Map<number, Set<PushClient>>()
+
+  constructor(
+    private readonly reads: PushReads,
+    private readonly clock: Clock,
+    private readonly limits: PushLimits,
+    private readonly log?: Pick<FastifyBaseLogger, 'error'>,
+  ) {}
+
+  connect(connection: PushConnection): PushClient {
+    const client: PushClient = {
+      connection,
+      userId: null,
+      lots: new Set(),
+      unsent: new Set(),
+      snapshotting: false,
+      bucket: new TokenBucket(
+        this.limits.messageBurst,
+        this.limits.messagesPerSecond,
+        this.clock.now(),
+      ),
+      refusals: 0,
+      closed: false,
+    }
+    this.clients.add(client)
+    return client
+  }
+
+  disconnect(client: PushClient): void {
+    client.closed = true
+    this.clients.delete(client)
+    for (const lotId of client.lots) removeFrom(this.byLot, lotId, client)
+    if (client.userId !== null) removeFrom(this.byUser, client.userId, client)
+  }
+
+  /** Open sockets (for tests and the operator's view of the role). */
+  connectionCount(): number {
+    return this.clients.size
+  }
+
+  /** The user behind a `sid` cookie, when its session is live; anonymous otherwise. */
+  async userOf(sid: string | undefined): Promise<number | null> {
+    if (!sid) return null
+    const session = await this.reads.sessionBySidHash(sha256Hex(sid))
+    const live = session && session.revoked_at === null && session.expires_at > this.clock.now()
+    return live ? session.user_id : null
+  }
+
+  /**
+   * Says hello with the user the cookie names. A failed lookup leaves the socket anonymous (lot
+   * updates still flow) rather than failing it.
+   */
+  async identify(client: PushClient, sid: string | undefined): Promise<void> {
+    let userId: number | null = null
+    try {
+      userId = await this.userOf(sid)
+    } catch (error) {
+      this.log?.error({ err: error }, 'push: session lookup failed')
+    }
+    if (client.closed) return
+    client.userId = userId
+    if (userId !== null) addTo(this.byUser, userId, client)
+    this.send(client, { type: 'hello', userId })
+  }
+
+  /**
+   * One message from a socket. Resolves once the lots it added have been sent (never rejects: a
+   * failed read is logged and answered with an `INTERNAL_ERROR` message).
+   */
+  async receive(client: PushClient, raw: string): Promise<void> {
+    if (client.closed) return
+    if (!client.bucket.take(this.clock.now())) {
+      client.refusals += 1
+      if (client.refusals >= this.limits.refusalsBeforeClose) {
+        client.closed = true
+        client.connection.close(PUSH_CLOSE_POLICY, CLOSE_REASON_RATE)
+      } else {
+        this.error(client, 'RATE_LIMITED')
+      }
+      return
+    }
+    client.refusals = 0
+    const message = PushSubscribeSchema.safeParse(parseJson(raw))
+    if (!message.success || message.data.lotIds.length > this.limits.maxLotsPerSocket) {
+      this.error(client, 'VALIDATION_FAILED')
+      return
+    }
+    this.follow(client, new Set(message.data.lotIds))
+    await this.sendUnsent(client)
+  }
+
+  /** Sends an event to the sockets it concerns: a lot's followers, or one user's sockets. */
+  deliver(event: PushEvent): void {
+    switch (event.type) {
+      case 'lot':
+        for (const client of this.byLot.get(event.lotId) ?? []) this.send(client, event)
+        return
+      case 'outbid':
+      case 'reminder': {
+        // The user id routes the message; it is not part of what the client receives.
+        const { userId, ...message } = event
+        for (const client of this.byUser.get(userId) ?? []) this.send(client, message)
+        return
+      }
+    }
+  }
+
+  /** The current state of these lots, as lot updates; unknown ids are left out. */
+  async snapshot(lotIds: readonly number[]): Promise<PushLot[]> {
+    const rows = await this.reads.lotsByIds(lotIds)
+    const now = this.clock.now()
+    return rows.map((row) => {
+      const status = lotStatus(
+        {
+          status: row.status,
+          startsAt: row.starts_at,
+          endsAt: row.ends_at,
+          price: row.price,
+          leaderId: row.leader_id,
+          reservePrice: row.reserve_price,
+        },
+        now,
+      )
+      return {
+        type: 'lot',
+        lotId: row.id,
+        price: row.price,
+        bidCount: row.bid_count,
+        endsAt: new Date(row.ends_at).toISOString(),
+        status,
+        // As the live updates say it: the masked leader while the lot runs, none once it is over.
+        leader:
+          status === 'live' && row.leader_display !== null ? maskBidder(row.leader_display) : null,
+      }
+    })
+  }
+
+  /** Replaces what a socket follows; lots new to it are queued for a snapshot. */
+  private follow(client: PushClient, lots: ReadonlySet<number>): void {
+    for (const lotId of client.lots) {
+      if (lots.has(lotId)) continue
+      removeFrom(this.byLot, lotId, client)
+      client.unsent.delete(lotId)
+    }
+    for (const lotId of lots) {
+      if (client.lots.has(lotId)) continue
+      addTo(this.byLot, lotId, client)
+      client.unsent.add(lotId)
+    }
+    client.lots = lots
+  }
+
+  private async sendUnsent(client: PushClient): Promise<void> {
+    // The loop already running for this socket will pick up what was just queued.
+    if (client.snapshotting) return
+    client.snapshotting = true
+    try {
+      while (client.unsent.size > 0 && !client.closed) {
+        const lotIds = [...client.unsent]
+        client.unsent.clear()
+        try {
+          for (const lot of await this.snapshot(lotIds)) {
+            if (client.lots.has(lot.lotId)) this.send(client, lot)
+          }
+        } catch (error) {
+          // The lots stay followed (their updates keep coming); only the catch-up was lost.
+          this.log?.error({ err: error }, 'push: snapshot failed')
+          this.error(client, 'INTERNAL_ERROR')
+        }
+      }
+    } finally {
+      client.snapshotting = false
+    }
+  }
+
+  private error(client: PushClient, code: PushErrorCode): void {
+    this.send(client, { type: 'error', code })
+  }
+
+  private send(client: PushClient, message: PushServerMessage): void {
+    if (!client.closed) client.connection.send(message)
+  }
+}
+
+function parseJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw)
+  } catch {
+    return undefined
+  }
+}
+
+function addTo<K>(index: Map<K, Set<PushClient>>, key: K, client: PushClient): void {
+  const set = index.get(key)
+  if (set) set.add(client)
+  else index.set(key, new Set([client]))
+}
+
+function removeFrom<K>(index: Map<K, Set<PushClient>>, key: K, client: PushClient): void {
+  const set = index.get(key)
+  if (!set) return
+  set.delete(client)
+  if (set.size === 0) index.delete(key)
+}
