@@ -39,6 +39,7 @@ async function main(): Promise<void> {
         : {}),
     },
     trustProxy: config.trustProxy,
+    push: { allowedOrigins: config.pushAllowedOrigins },
     quotaMultiplier: config.quotaMultiplier,
     // A 5,000-yuan deposit for each new demo account (× QUOTA_MULTIPLIER = its bidding quota).
     demoDeposit: config.seed === 'demo' && config.env !== 'production' ? 500_000 : 0,

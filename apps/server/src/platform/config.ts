@@ -18,6 +18,8 @@ const EnvSchema = z.object({
   WEB_DIST: z.string().optional(),
   /** Proxies in front of the server: a hop count or addresses; unset = none (client IPs as seen). */
   TRUST_PROXY: z.string().optional(),
+  /** Origins, comma-separated, whose pages may open a push socket besides the shop's own. */
+  PUSH_ALLOWED_ORIGINS: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `pretty` (pino-pretty, coloured lines) or `json`; unset: pretty unless in production. */
   LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
@@ -41,6 +43,7 @@ export interface Config {
   /** Human-readable log lines (development) rather than JSON (production, log collectors). */
   prettyLogs: boolean
   trustProxy: boolean | number | string
+  pushAllowedOrigins: string[]
   quotaMultiplier: number
 }
 
@@ -70,6 +73,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         ? e.NUMISMA_ENV !== 'production' && e.NODE_ENV !== 'production'
         : e.LOG_FORMAT === 'pretty',
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    pushAllowedOrigins: (e.PUSH_ALLOWED_ORIGINS ?? '')
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean),
     quotaMultiplier: e.QUOTA_MULTIPLIER,
   }
 }
