@@ -1,5 +1,3 @@
-import fs from 'node:fs'
-import path from 'node:path'
 import type { LotDetail } from '@numisma/contracts/catalog'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -13,6 +11,7 @@ import {
   launchBrowser,
   mainCall,
   phoneContext,
+  screenshot,
   signedInContext,
   staffSession,
   type TestUser,
@@ -24,14 +23,6 @@ beforeAll(async () => {
   browser = await launchBrowser()
 })
 afterAll(() => browser.close())
-
-/** Set SCREENSHOT_DIR to keep a 375×812 picture of each closed lot as the journey sees it. */
-async function screenshot(page: Page, name: string): Promise<void> {
-  const dir = process.env.SCREENSHOT_DIR
-  if (!dir) return
-  fs.mkdirSync(dir, { recursive: true })
-  await page.screenshot({ path: path.join(dir, `${name}.png`) })
-}
 
 /** Waits for the closing sweeper (every second) to settle a lot. */
 async function waitClosed(lotId: number, as?: TestUser): Promise<LotDetail> {

@@ -1,6 +1,8 @@
 import { ClientConfigSchema, type ClientConfig } from '@numisma/contracts/client-config'
 import { COOKIE } from '@numisma/contracts/cookies'
 import { HEADER, osInfoHeader, randomUuid, signedHeaders } from '@numisma/contracts/signing'
+import fs from 'node:fs'
+import path from 'node:path'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { z } from 'zod'
 import { inject } from 'vitest'
@@ -343,3 +345,11 @@ export async function recordToasts(page: Page): Promise<() => Promise<string[]>>
 
 const decoded = (value: string | undefined): string | undefined =>
   value === undefined ? undefined : decodeURIComponent(value)
+
+/** With SCREENSHOT_DIR set, keeps a picture of the page (375×812) for a person to look at. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = process.env.SCREENSHOT_DIR
+  if (!dir) return
+  fs.mkdirSync(dir, { recursive: true })
+  await page.screenshot({ path: path.join(dir, `${name}.png`) })
+}

@@ -279,6 +279,7 @@ export const en: Messages = {
       "Another bidder's proxy maximum is higher and keeps the lead; bid {{amount}} or more",
     typeAmount: 'Type a bid amount',
     keypadTitle: 'Amount in yuan, at least {{amount}}',
+    keypadTyped: '{{amount}} (at least {{minimum}})',
     offGrid: '{{amount}} is off the increment grid; choose:',
     belowMinimum: 'Below the minimum bid; the least you can bid is {{amount}}',
     tooHigh: 'More than a single bid may be ({{amount}})',

@@ -269,6 +269,7 @@ export const zhCN = {
     proxyHigher: '另一位买家的委托上限高于此金额，仍然领先；请出价 {{amount}} 或以上',
     typeAmount: '输入出价金额',
     keypadTitle: '输入金额（元），最低 {{amount}}',
+    keypadTyped: '{{amount}}（最低 {{minimum}}）',
     offGrid: '{{amount}} 不符合加价幅度，请选择：',
     belowMinimum: '低于最低出价，最低可出 {{amount}}',
     tooHigh: '超过单次出价上限 {{amount}}',

@@ -378,7 +378,15 @@ function ReadyBidControls({
               onChange={(value) => setDraft(value.replace(/\D/g, '').slice(0, 12))}
               keyboard={
                 <NumberKeyboard
-                  title={t('bid.keypadTitle', { amount: yuan(minimum) })}
+                  // The keypad covers the bar, so its title shows what is being typed.
+                  title={
+                    draft
+                      ? t('bid.keypadTyped', {
+                          amount: `¥${formatFen(Number(draft) * 100, 0)}`,
+                          minimum: yuan(minimum),
+                        })
+                      : t('bid.keypadTitle', { amount: yuan(minimum) })
+                  }
                   confirmText={t('common.confirm')}
                 />
               }
