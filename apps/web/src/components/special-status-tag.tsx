@@ -1,5 +1,6 @@
 import type { SpecialSummary } from '@numisma/contracts/catalog'
 import { useTranslation } from 'react-i18next'
+import styles from './special-status-tag.module.css'
 
 /** 预展中 / 拍卖中 / 已结束 as a small coloured tag. */
 export function SpecialStatusTag({
@@ -11,7 +12,7 @@ export function SpecialStatusTag({
 }) {
   const { t } = useTranslation()
   return (
-    <span className={['status-tag', `status-tag-${status}`, className ?? ''].join(' ').trim()}>
+    <span className={[styles.tag, styles[status], className ?? ''].join(' ').trim()}>
       {t(`special.status.${status}`)}
     </span>
   )

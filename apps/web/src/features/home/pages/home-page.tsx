@@ -10,7 +10,7 @@ import { PageFrame } from '../../../components/page-frame'
 import { Section } from '../../../components/section'
 import { getServerClockQueryOptions } from '../../../lib/server-clock'
 import { getSpecialListQueryOptions, useSpecialList } from '../api/get-special-list'
-import { SpecialCard, SpecialCardSkeleton } from '../../../components/special-card'
+import { SpecialCard, SpecialCardSkeleton, SpecialList } from '../../../components/special-card'
 import { getBannersQueryOptions, useBanners } from '../../../lib/catalog/get-banners'
 import { getCategoriesQueryOptions, useCategories } from '../../../lib/catalog/get-categories'
 import { searchLotsQueryOptions } from '../../../lib/catalog/search-lots'
@@ -48,19 +48,19 @@ export function HomePage() {
         <CategoryGrid categories={categories.isError ? [] : categories.data} />
         <Section title={t('home.specials')}>
           {specials.isPending ? (
-            <div className="special-list">
+            <SpecialList>
               <SpecialCardSkeleton />
-            </div>
+            </SpecialList>
           ) : specials.isError ? (
             <LoadFailed onRetry={() => specials.refetch()} />
           ) : specials.data.length === 0 ? (
             <EmptyState description={t('home.emptySpecials')} />
           ) : (
-            <div className="special-list" data-testid="special-list">
+            <SpecialList testId="special-list">
               {specials.data.map((special) => (
                 <SpecialCard key={special.id} special={special} />
               ))}
-            </div>
+            </SpecialList>
           )}
         </Section>
         <HomeFeed />
