@@ -4,6 +4,7 @@ import type { UserStatistics } from '@numisma/contracts/user'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import { Section } from '../../../components/section'
+import styles from './order-shortcuts.module.css'
 
 export function OrderShortcuts({ counts }: { counts: UserStatistics['counts'] | undefined }) {
   const { t } = useTranslation()
@@ -18,11 +19,11 @@ export function OrderShortcuts({ counts }: { counts: UserStatistics['counts'] | 
       title={t('ucenter.orders')}
       more={{ to: '/myOrder?tab=all', label: t('ucenter.allOrders') }}
     >
-      <div className="order-shortcuts">
+      <div className={styles.shortcuts}>
         {groups.map((g) => (
-          <Link key={g.tab} to={`/myOrder?tab=${g.tab}`} className="order-shortcut">
+          <Link key={g.tab} to={`/myOrder?tab=${g.tab}`} className={styles.shortcut}>
             <Badge content={g.count ? g.count : null}>
-              <span className="order-shortcut-icon">{g.icon}</span>
+              <span className={styles.icon}>{g.icon}</span>
             </Badge>
             <span>{t(`orderTabs.${g.tab}`)}</span>
           </Link>

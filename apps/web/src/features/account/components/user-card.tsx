@@ -4,6 +4,7 @@ import { maskMobile } from '@numisma/contracts/passport'
 import type { UserStatistics } from '@numisma/contracts/user'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
+import styles from './user-card.module.css'
 
 const SKELETON = { '--width': '4.5rem', '--height': '1.125rem', opacity: 0.35 }
 
@@ -22,30 +23,30 @@ export function UserCard({ user, fallbackName, fallbackMobile }: UserCardProps) 
   const money = (fen: number | undefined): string =>
     fen === undefined ? '—' : `${t('ucenter.yuan')}${formatFen(fen)}`
   return (
-    <div className="user-card">
-      <div className="user-identity">
+    <div className={styles.card}>
+      <div className={styles.identity}>
         <Avatar
           src={user?.avatar ?? ''}
-          className="user-avatar"
+          className={styles.avatar}
           style={{ '--size': '3.25rem', '--border-radius': '50%' }}
         />
         <div>
-          <div className="user-name">{name || t('ucenter.notSignedIn')}</div>
-          <div className="user-mobile">{mobile ? maskMobile(mobile) : ''}</div>
+          <div className={styles.name}>{name || t('ucenter.notSignedIn')}</div>
+          <div className={styles.mobile}>{mobile ? maskMobile(mobile) : ''}</div>
         </div>
       </div>
-      <div className="user-money">
-        <Link to="/account/pay" className="user-money-cell">
-          <span className="user-money-value">
+      <div className={styles.money}>
+        <Link to="/account/pay" className={styles.cell}>
+          <span className={styles.value}>
             {user ? money(user.balance) : <Skeleton style={SKELETON} />}
           </span>
-          <span className="user-money-label">{t('ucenter.balance')}</span>
+          <span className={styles.label}>{t('ucenter.balance')}</span>
         </Link>
-        <Link to="/account/quotaRecharge" className="user-money-cell">
-          <span className="user-money-value">
+        <Link to="/account/quotaRecharge" className={styles.cell}>
+          <span className={styles.value}>
             {user ? money(user.quota) : <Skeleton style={SKELETON} />}
           </span>
-          <span className="user-money-label">{t('ucenter.quota')}</span>
+          <span className={styles.label}>{t('ucenter.quota')}</span>
         </Link>
       </div>
     </div>
