@@ -6,10 +6,12 @@ import { pushManager } from '../../../lib/push'
 import { inBackground } from '../../../lib/background'
 import { showToast } from '../../../lib/toast'
 import { getLotQueryOptions } from '../api/get-lot'
+import { ReminderNotices } from './reminder-notices'
 
 /**
  * Mounted once in the app layout for a signed-in user: an `outbid` push becomes a toast on any
- * page, and what depends on who leads (the lot, my bids, my proxy bids) is fetched again.
+ * page, and what depends on who leads (the lot, my bids, my proxy bids) is fetched again; an
+ * ending-soon reminder for a watched lot becomes a notice with a link to it.
  */
 export function OutbidNotifier() {
   const { t } = useTranslation()
@@ -26,5 +28,5 @@ export function OutbidNotifier() {
       }),
     [queryClient, t],
   )
-  return null
+  return <ReminderNotices />
 }

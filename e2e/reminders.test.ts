@@ -1,0 +1,54 @@
+import type { Browser } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  buildSpecial,
+  createSpecialWithLots,
+  createUser,
+  dataOf,
+  launchBrowser,
+  mainCall,
+  screenshot,
+  signedInContext,
+  staffSession,
+} from './fixtures'
+
+let browser: Browser
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+})
+afterAll(() => browser.close())
+
+/** DESIGN §4: a watcher is reminded five minutes before a watched lot ends. */
+const REMINDER_LEAD_MS = 5 * 60_000
+
+describe('ending-soon reminders', () => {
+  it('show a notice on any page that leads to the watched lot', async () => {
+    const staff = await staffSession()
+    // The lot enters its last five minutes a few seconds from now.
+    const { lots } = await createSpecialWithLots(
+      staff,
+      buildSpecial({ endsInMs: REMINDER_LEAD_MS + 8_000 }),
+      [{ title: '咸丰元宝 当千 宝泉局 GBCA 美品' }],
+    )
+    const lotId = lots[0]!.id
+    const user = await createUser()
+    await dataOf(mainCall(`/auction/${lotId}/@attention`, { as: user, method: 'POST' }))
+
+    // The collector is elsewhere in the shop with the push connection open.
+    const { context, page } = await signedInContext(browser, user)
+    await page.goto('/ucenter')
+    const notice = page.locator(`[data-testid=reminders] [data-lot-id="${lotId}"]`)
+    await notice.waitFor({ timeout: 40_000 })
+    const text = (await notice.innerText()).replace(/\s+/g, '')
+    expect(text).toContain('即将结拍：咸丰元宝当千宝泉局GBCA美品')
+    await screenshot(page, 'reminder-notice')
+
+    await notice.locator('[data-testid=reminder-link]').click()
+    await page.waitForURL((url) => url.pathname === '/productDetail')
+    expect(new URL(page.url()).searchParams.get('id')).toBe(String(lotId))
+    await page.locator(`.item-detail[data-lot-id="${lotId}"]`).waitFor()
+    expect(await page.locator('[data-testid=reminders]').count()).toBe(0)
+    await context.close()
+  })
+})
