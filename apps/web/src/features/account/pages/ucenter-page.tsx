@@ -19,6 +19,8 @@ import { logout } from '../api/logout'
 import { LanguageCell } from '../components/language-cell'
 import { OrderShortcuts } from '../components/order-shortcuts'
 import { UserCard } from '../components/user-card'
+import { PageActions } from '../../../components/page-actions'
+import styles from './ucenter-page.module.css'
 import { inBackground } from '../../../lib/background'
 
 const MENU = [
@@ -45,14 +47,14 @@ export function UcenterPage() {
   }
 
   return (
-    <PageFrame bodyClassName="ucenter-body">
+    <PageFrame bodyClassName={styles.body}>
       <UserCard
         user={user}
         fallbackName={browserCookies.get(COOKIE.display) ?? ''}
         fallbackMobile={browserCookies.get(COOKIE.mobile) ?? ''}
       />
       <OrderShortcuts counts={user?.counts} />
-      <List className="ucenter-menu">
+      <List className={styles.menu}>
         {MENU.map((item) => {
           const extra =
             item.key === 'myBuy'
@@ -76,14 +78,14 @@ export function UcenterPage() {
           )
         })}
       </List>
-      <List className="ucenter-menu">
+      <List className={styles.menu}>
         <LanguageCell />
       </List>
-      <div className="actions">
+      <PageActions>
         <Button block fill="outline" color="danger" onClick={() => inBackground(signOut())}>
           {t('ucenter.logout')}
         </Button>
-      </div>
+      </PageActions>
     </PageFrame>
   )
 }

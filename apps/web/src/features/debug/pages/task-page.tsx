@@ -7,6 +7,8 @@ import { browserCookies, clearAllCookies } from '../../../lib/cookies'
 import { currentEnvironment } from '../../../lib/environment'
 import { changeLanguage } from '../../../lib/i18n'
 import { PageFrame } from '../../../components/page-frame'
+import { PageActions } from '../../../components/page-actions'
+import styles from './task-page.module.css'
 import { inBackground } from '../../../lib/background'
 
 export interface TaskRoute {
@@ -37,7 +39,7 @@ export function TaskPage({ routes }: { routes: readonly TaskRoute[] }) {
           {t('debug.language')}
         </List.Item>
       </List>
-      <div className="actions">
+      <PageActions>
         <Button
           block
           color="danger"
@@ -49,7 +51,7 @@ export function TaskPage({ routes }: { routes: readonly TaskRoute[] }) {
         >
           {t('debug.clearCookies')}
         </Button>
-      </div>
+      </PageActions>
       <List header={t('debug.routes')}>
         {routes
           .filter((r) => r.path !== '*' && r.path !== '/task')
@@ -59,7 +61,7 @@ export function TaskPage({ routes }: { routes: readonly TaskRoute[] }) {
               description={r.path}
               onClick={() => inBackground(navigate(r.path))}
               extra={
-                <span className="task-tags">
+                <span className={styles.tags}>
                   {r.auth ? <Tag color="warning">{t('debug.auth')}</Tag> : null}
                   {r.keepAlive ? <Tag color="primary">{t('debug.kept')}</Tag> : null}
                 </span>

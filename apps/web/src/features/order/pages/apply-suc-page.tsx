@@ -2,6 +2,7 @@ import { Button, Result } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { PageFrame } from '../../../components/page-frame'
+import { PageActions } from '../../../components/page-actions'
 import { inBackground } from '../../../lib/background'
 
 /** Self-pickup appointment booked (public route: reached from a message link too). */
@@ -15,14 +16,14 @@ export function ApplySucPage() {
         title={t('applySuc.title')}
         description={t('applySuc.description')}
       />
-      <div className="actions">
+      <PageActions>
         <Button block color="primary" onClick={() => inBackground(navigate('/order/cashpay/list'))}>
           {t('applySuc.orders')}
         </Button>
         <Button block onClick={() => inBackground(navigate('/', { replace: true }))}>
           {t('applySuc.home')}
         </Button>
-      </div>
+      </PageActions>
     </PageFrame>
   )
 }
