@@ -1,7 +1,14 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROUTES } from '../apps/web/src/app/routes'
-import { baseUrl, fillSignIn, freshMobile, launchBrowser, phoneContext, signIn } from './fixtures'
+import {
+  baseUrl,
+  fillSignIn,
+  freshMobile,
+  launchBrowser,
+  phoneContext,
+  signedInContext,
+} from './fixtures'
 
 let browser: Browser
 
@@ -10,6 +17,7 @@ beforeAll(async () => {
 })
 afterAll(() => browser.close())
 
+// The journeys here go through the real sign-in screen on purpose; elsewhere the fixture signs in.
 describe('sign-in guard (spec §2)', () => {
   it('sends an anonymous visitor of an auth route to sign-in and back, signed in', async () => {
     const context = await phoneContext(browser)
@@ -56,9 +64,8 @@ describe('every route of spec §2 renders with its title', () => {
   let page: Page
 
   beforeAll(async () => {
-    context = await phoneContext(browser)
-    page = await context.newPage()
-    await signIn(page, '/ucenter')
+    // Signed in by the fixture: the sign-in screen itself is tested above.
+    ;({ context, page } = await signedInContext(browser))
   })
   afterAll(() => context.close())
 

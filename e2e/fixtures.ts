@@ -45,20 +45,9 @@ export const freshMobile = (): string =>
   `137${String(process.pid % 10_000).padStart(4, '0')}${String(mobileSeq++).padStart(4, '0')}`
 
 /**
- * Signs in through the real passport page, reading the sandbox SMS code it shows. Only the journey
- * that tests the sign-in screen uses this; the others sign in with `signedInContext`.
+ * Fills the real passport page, reading the sandbox SMS code it shows. Only the journeys that test
+ * the sign-in screen use this; the others sign in with `signedInContext`.
  */
-export async function signIn(
-  page: Page,
-  wanted = '/ucenter',
-  mobile = freshMobile(),
-): Promise<string> {
-  await page.goto(`/passport?redirect=${encodeURIComponent(wanted)}`)
-  await fillSignIn(page, mobile)
-  await page.waitForURL((url) => url.pathname + url.search === wanted)
-  return mobile
-}
-
 export async function fillSignIn(page: Page, mobile: string): Promise<void> {
   await page.locator('[data-testid=passport] input[type=tel]').fill(mobile)
   await page.locator('[data-testid=passport-send]').click()
