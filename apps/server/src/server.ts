@@ -2,6 +2,7 @@ import path from 'node:path'
 import { buildApp } from './app'
 import { IdempotencyPurger, IdempotencyStore } from './platform/idempotency'
 import { ClosingSweeper } from './modules/bidding/closing'
+import { ReminderJob } from './modules/bidding/reminders'
 import { StaffRepository } from './modules/staff/repository'
 import { StaffService } from './modules/staff/service'
 import { systemClock } from './platform/clock'
@@ -54,6 +55,8 @@ async function main(): Promise<void> {
   }
   const sweeper = ClosingSweeper.forDatabase(database, systemClock, app.bus, { log: app.log })
   sweeper.start(1000)
+  const reminders = ReminderJob.forDatabase(database, systemClock, app.bus, { log: app.log })
+  reminders.start(1000)
   const purger = new IdempotencyPurger(new IdempotencyStore(database.db), systemClock, (error) =>
     app.log.error({ err: error }, 'idempotency purge failed'),
   )
@@ -69,6 +72,7 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down')
     stopRoller()
     await sweeper.stop()
+    await reminders.stop()
     await purger.stop()
     await app.close()
     await app.bus.close()

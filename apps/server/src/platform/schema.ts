@@ -214,6 +214,8 @@ export interface WatchesTable {
   user_id: number
   lot_id: number
   created_at: number
+  /** When the ending-soon reminder went out (0005); null until then. */
+  reminded_at: number | null
 }
 
 export interface IdempotencyKeysTable {

@@ -10,6 +10,7 @@ import { foundation } from './0001-foundation'
 import { catalog } from './0002-catalog'
 import { bidding } from './0003-bidding'
 import { idempotencyPurge } from './0004-idempotency-purge'
+import { watchReminders } from './0005-watch-reminders'
 import { depositNaming } from './0006-deposit-naming'
 import { englishNames } from './0007-english-names'
 
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, (ctx: MigrationContext) => Migration> = {
   '0002-catalog': catalog,
   '0003-bidding': bidding,
   '0004-idempotency-purge': idempotencyPurge,
+  '0005-watch-reminders': watchReminders,
   '0006-deposit-naming': depositNaming,
   '0007-english-names': englishNames,
 }

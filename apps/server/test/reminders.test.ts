@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { REMINDER_LEAD_MS, ReminderJob } from '../src/modules/bidding/reminders'
+import type { PushEvent } from '../src/platform/event-bus'
+import { createTestApp, nextMobile, type TestApp } from './helpers/app'
+import { createLot } from './helpers/auction'
+import { testDatabases } from './helpers/databases'
+import { listen, openPush } from './helpers/push-client'
+
+const MINUTE = 60_000
+
+/** Ending-soon reminders (DESIGN §4, issue 7 "Beyond the anchors"). */
+describe.each(await testDatabases())('ending-soon reminders ($name)', (kind) => {
+  let t: TestApp
+  let reminders: PushEvent[]
+  let stopListening: () => void
+
+  beforeAll(async () => {
+    t = await createTestApp(kind)
+    reminders = []
+    stopListening = t.app.bus.subscribe((event) => {
+      if (event.type === 'reminder') reminders.push(event)
+    })
+  })
+  afterAll(async () => {
+    stopListening()
+    await t.close()
+  })
+
+  const job = () => ReminderJob.forDatabase(t.database, t.clock, t.app.bus)
+
+  /** A user straight in the table (test data builder); sessions are not needed here. */
+  async function createUser(): Promise<number> {
+    const mobile = nextMobile()
+    const row = await t.database.db
+      .insertInto('users')
+      .values({
+        mobile,
+        display: `藏友${mobile.slice(-4)}`,
+        avatar: null,
+        created_at: t.clock.now(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    return row.id
+  }
+
+  async function watch(userId: number, lotId: number): Promise<void> {
+    await t.database.db
+      .insertInto('watches')
+      .values({ user_id: userId, lot_id: lotId, created_at: t.clock.now() })
+      .execute()
+  }
+
+  const remindersOf = (lotId: number) =>
+    reminders.filter((r) => r.type === 'reminder' && r.lotId === lotId)
+
+  it('reminds a watcher once, five minutes before the end, and not before', async () => {
+    const endsAt = t.clock.now() + 20 * MINUTE
+    const lotId = await createLot(t, { endsAt })
+    const watcher = await createUser()
+    const bystander = await createUser()
+    await watch(watcher, lotId)
+    expect(bystander).not.toBe(watcher)
+
+    t.clock.set(endsAt - REMINDER_LEAD_MS - 1)
+    expect(await job().run()).toEqual([])
+
+    t.clock.set(endsAt - REMINDER_LEAD_MS)
+    expect(await job().run()).toEqual([
+      { userId: watcher, lotId, title: '民国三年袁世凯像壹圆', endsAt },
+    ])
+    expect(remindersOf(lotId)).toEqual([
+      {
+        type: 'reminder',
+        userId: watcher,
+        lotId,
+        title: '民国三年袁世凯像壹圆',
+        endsAt: new Date(endsAt).toISOString(),
+      },
+    ])
+
+    t.clock.advance(MINUTE)
+    expect(await job().run()).toEqual([])
+    expect(remindersOf(lotId)).toHaveLength(1)
+  })
+
+  it('does not remind again when a soft close extends the lot (once means once)', async () => {
+    const endsAt = t.clock.now() + 10 * MINUTE
+    const lotId = await createLot(t, { endsAt })
+    const watcher = await createUser()
+    await watch(watcher, lotId)
+    t.clock.set(endsAt - MINUTE)
+    expect(await job().run()).toHaveLength(1)
+
+    // A bid in the last minute moved the end five minutes on; the lot is again five minutes out.
+    const extended = t.clock.now() + REMINDER_LEAD_MS
+    await t.database.db
+      .updateTable('lots')
+      .set({ ends_at: extended })
+      .where('id', '=', lotId)
+      .execute()
+    expect(await job().run()).toEqual([])
+    t.clock.set(extended - MINUTE)
+    expect(await job().run()).toEqual([])
+    expect(remindersOf(lotId)).toHaveLength(1)
+  })
+
+  it('reminds nobody of an unwatched lot, nor of a lot that has ended or closed', async () => {
+    const base = t.clock.now()
+    const unwatched = await createLot(t, { endsAt: base + 2 * MINUTE })
+    const ended = await createLot(t, { endsAt: base - 1 })
+    const closed = await createLot(t, { endsAt: base + 2 * MINUTE })
+    await t.database.db
+      .updateTable('lots')
+      .set({ status: 'unsold' })
+      .where('id', '=', closed)
+      .execute()
+    const watcher = await createUser()
+    await watch(watcher, ended)
+    await watch(watcher, closed)
+
+    expect(await job().run()).toEqual([])
+    expect([...remindersOf(unwatched), ...remindersOf(ended), ...remindersOf(closed)]).toEqual([])
+  })
+
+  it('sends each reminder once when two jobs (two instances) run at the same time', async () => {
+    const endsAt = t.clock.now() + 30 * MINUTE
+    const lots = [
+      await createLot(t, { endsAt }),
+      await createLot(t, { endsAt }),
+      await createLot(t, { endsAt }),
+    ]
+    const users: number[] = []
+    for (let i = 0; i < 40; i++) users.push(await createUser())
+    for (const userId of users) for (const lotId of lots) await watch(userId, lotId)
+
+    t.clock.set(endsAt - REMINDER_LEAD_MS + 1)
+    const instances = [job(), job()]
+    const runs = await Promise.all([...instances, ...instances].map((j) => j.run()))
+    const claimed = runs.flat().map((r) => `${r.userId}:${r.lotId}`)
+    expect(claimed).toHaveLength(users.length * lots.length)
+    expect(new Set(claimed).size).toBe(users.length * lots.length)
+    expect(lots.flatMap(remindersOf)).toHaveLength(users.length * lots.length)
+  })
+
+  it("delivers the reminder over the watcher's WebSocket, and to nobody else's", async () => {
+    const base = await listen(t.app)
+    const endsAt = t.clock.now() + 15 * MINUTE
+    const lotId = await createLot(t, { endsAt })
+    const alice = await t.signIn()
+    const bob = await t.signIn()
+    const watched = await t.call({
+      method: 'POST',
+      path: `/auction/${lotId}/@attention`,
+      as: alice,
+    })
+    expect(watched.statusCode).toBe(200)
+
+    const aliceSocket = await openPush(base, { headers: { cookie: `sid=${alice.sid}` } })
+    const bobSocket = await openPush(base, { headers: { cookie: `sid=${bob.sid}` } })
+    const anonymous = await openPush(base)
+    for (const push of [aliceSocket, bobSocket, anonymous]) {
+      await push.waitFor((m) => m.type === 'hello')
+      // Following the lot's updates does not make a socket a watcher.
+      push.socket.send(JSON.stringify({ type: 'subscribe', lotIds: [lotId] }))
+      await push.waitFor((m) => m.type === 'lot' && m.lotId === lotId)
+    }
+
+    t.clock.set(endsAt - REMINDER_LEAD_MS)
+    await job().run()
+    expect(await aliceSocket.waitFor((m) => m.type === 'reminder' && m.lotId === lotId)).toEqual({
+      type: 'reminder',
+      lotId,
+      title: '民国三年袁世凯像壹圆',
+      endsAt: new Date(endsAt).toISOString(),
+    })
+    await new Promise((r) => setTimeout(r, 50))
+    for (const push of [bobSocket, anonymous]) {
+      expect(push.messages.filter((m) => m.type === 'reminder')).toEqual([])
+    }
+    for (const push of [aliceSocket, bobSocket, anonymous]) push.socket.terminate()
+  })
+})
