@@ -120,7 +120,6 @@ export const en: Messages = {
     currentPrice: 'Current bid',
     startPrice: 'Starting bid',
     soldPrice: 'Sold for',
-    lastPrice: 'Closing bid',
     bidCount: 'Bids: {{count}}',
     bids: 'Bids',
     step: 'Increment',

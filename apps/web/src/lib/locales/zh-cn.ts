@@ -113,7 +113,6 @@ export const zhCN = {
     currentPrice: '当前价',
     startPrice: '起拍价',
     soldPrice: '成交价',
-    lastPrice: '结拍价',
     bidCount: '出价 {{count}} 次',
     bids: '出价次数',
     step: '加价幅度',
