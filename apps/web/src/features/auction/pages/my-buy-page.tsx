@@ -44,13 +44,14 @@ export function MyBuyPage() {
           await bids.refetch()
         }}
       >
+        {/* Load failed only with nothing to show: a failed refetch keeps the last data. */}
         {bids.isPending ? (
           <div className="my-list">
             <LotCardSkeleton />
             <LotCardSkeleton />
             <LotCardSkeleton />
           </div>
-        ) : bids.isError ? (
+        ) : bids.data === undefined ? (
           <LoadFailed onRetry={() => bids.refetch()} />
         ) : shown.length === 0 ? (
           <EmptyState description={t(`myBids.empty.${tab}`)} />

@@ -52,12 +52,13 @@ export function MyEntrustPage() {
           await Promise.all([list.refetch(), counts.refetch()])
         }}
       >
+        {/* Load failed only with nothing to show: a failed refetch keeps the last data. */}
         {list.isPending ? (
           <div className="my-list">
             <LotCardSkeleton />
             <LotCardSkeleton />
           </div>
-        ) : list.isError ? (
+        ) : list.data === undefined ? (
           <LoadFailed onRetry={() => list.refetch()} />
         ) : list.data.length === 0 ? (
           <EmptyState description={t('myProxy.empty')} />

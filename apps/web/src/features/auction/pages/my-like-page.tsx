@@ -58,12 +58,13 @@ function WatchedLots() {
         await lots.refetch()
       }}
     >
+      {/* Load failed only with nothing to show: a failed refetch keeps the last data. */}
       {lots.isPending ? (
         <div className="my-list">
           <LotCardSkeleton />
           <LotCardSkeleton />
         </div>
-      ) : lots.isError ? (
+      ) : lots.data === undefined ? (
         <LoadFailed onRetry={() => lots.refetch()} />
       ) : lots.data.length === 0 ? (
         <EmptyState description={t('myLike.empty')}>

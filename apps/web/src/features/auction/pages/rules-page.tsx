@@ -23,9 +23,10 @@ export function RulesPage() {
       <article className="rules">
         <p className="rules-intro">{t('rules.intro')}</p>
         <h2 className="rules-heading">{t('rules.stepsTitle')}</h2>
+        {/* Load failed only with nothing to show: a failed refetch keeps the last data. */}
         {steps.isPending ? (
           <Skeleton.Paragraph lineCount={6} animated />
-        ) : steps.isError ? (
+        ) : steps.data === undefined ? (
           <p className="rules-muted">{t('rules.stepsFailed')}</p>
         ) : (
           <table className="rules-steps" data-testid="price-steps">

@@ -31,6 +31,7 @@ export function SpecialDetailPage() {
           await special.refetch()
         }}
       >
+        {/* Load failed only with nothing to show: a failed refetch keeps the last data. */}
         {special.isPending ? (
           <>
             <Skeleton animated className="special-hero-skeleton" />
@@ -40,7 +41,7 @@ export function SpecialDetailPage() {
               ))}
             </div>
           </>
-        ) : special.isError ? (
+        ) : special.data === undefined ? (
           <LoadFailed onRetry={() => special.refetch()} />
         ) : (
           <>
