@@ -1,15 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildApp } from '../src/app'
 import { REMINDER_LEAD_MS, ReminderJob } from '../src/modules/bidding/reminders'
-import type { PushEvent } from '../src/platform/event-bus'
+import { SandboxSmsSender } from '../src/modules/passport/sms-sender'
+import type { Database } from '../src/platform/db'
+import type { PushEvent, RedisEventBus } from '../src/platform/event-bus'
+import { randomToken } from '../src/platform/crypto'
+import { createRedisEventBus } from '../src/platform/redis-bus'
 import { createTestApp, nextMobile, type TestApp } from './helpers/app'
 import { createLot } from './helpers/auction'
 import { testDatabases } from './helpers/databases'
 import { listen, openPush } from './helpers/push-client'
+import { REDIS_TEST_URL, redisAvailable } from './helpers/redis'
 
 const MINUTE = 60_000
+const databases = await testDatabases()
+const postgres = databases.find((d) => d.name === 'postgres')
+const redis = await redisAvailable()
 
 /** Ending-soon reminders (DESIGN §4, issue 7 "Beyond the anchors"). */
-describe.each(await testDatabases())('ending-soon reminders ($name)', (kind) => {
+describe.each(databases)('ending-soon reminders ($name)', (kind) => {
   let t: TestApp
   let reminders: PushEvent[]
   let stopListening: () => void
@@ -179,5 +188,69 @@ describe.each(await testDatabases())('ending-soon reminders ($name)', (kind) => 
       expect(push.messages.filter((m) => m.type === 'reminder')).toEqual([])
     }
     for (const push of [aliceSocket, bobSocket, anonymous]) push.socket.terminate()
+  })
+})
+
+/**
+ * Production mode: two instances on one PostgreSQL, pushes through Redis. Both run the job at the
+ * same moment; the watcher, connected to the second instance, hears the reminder once.
+ */
+describe.runIf(postgres && redis)('ending-soon reminders across two instances', () => {
+  let a: TestApp
+  let b: Awaited<ReturnType<typeof buildApp>>
+  let busA: RedisEventBus
+  let busB: RedisEventBus
+
+  beforeAll(async () => {
+    busA = await createRedisEventBus(REDIS_TEST_URL)
+    busB = await createRedisEventBus(REDIS_TEST_URL)
+    a = await createTestApp(postgres!, { bus: busA })
+    b = await buildApp({
+      database: { ...a.database, close: () => Promise.resolve() } satisfies Database,
+      clock: a.clock,
+      sms: new SandboxSmsSender(),
+      env: 'development',
+      webDist: '/nonexistent',
+      bus: busB,
+    })
+    await b.ready()
+  })
+  afterAll(async () => {
+    await b.close()
+    await a.close()
+    await busA.close()
+    await busB.close()
+  })
+
+  it('sends the reminder once, to the socket on the other instance', async () => {
+    const endsAt = a.clock.now() + 30 * MINUTE
+    const lotId = await createLot(a, { endsAt })
+    // Other test runs may share this Redis channel: a title of our own tells our reminder apart.
+    const title = `提醒 ${randomToken(8)}`
+    await a.database.db.updateTable('lots').set({ title }).where('id', '=', lotId).execute()
+    const alice = await a.signIn()
+    const watched = await a.call({
+      method: 'POST',
+      path: `/auction/${lotId}/@attention`,
+      as: alice,
+    })
+    expect(watched.statusCode).toBe(200)
+    const push = await openPush(await listen(b), { headers: { cookie: `sid=${alice.sid}` } })
+    await push.waitFor((m) => m.type === 'hello' && m.userId === Number(alice.userId))
+
+    a.clock.set(endsAt - REMINDER_LEAD_MS)
+    const jobs = [
+      ReminderJob.forDatabase(a.database, a.clock, busA),
+      ReminderJob.forDatabase(a.database, a.clock, busB),
+    ]
+    const runs = await Promise.all(jobs.map((job) => job.run()))
+    expect(runs.flat()).toHaveLength(1)
+
+    await push.waitFor((m) => m.type === 'reminder' && m.title === title)
+    await new Promise((r) => setTimeout(r, 200))
+    expect(push.messages.filter((m) => m.type === 'reminder' && m.title === title)).toEqual([
+      { type: 'reminder', lotId, title, endsAt: new Date(endsAt).toISOString() },
+    ])
+    push.socket.terminate()
   })
 })

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest'
+import { PUSH_CHANNEL, type PushEvent, RedisEventBus } from './event-bus'
+
+/** A Redis pair in memory: what is published on the channel arrives at the subscriber. */
+function fakeRedis() {
+  let deliver: (channel: string, message: string) => void = () => undefined
+  const client = {
+    publish: (channel: string, message: string) => {
+      deliver(channel, message)
+      return Promise.resolve(1)
+    },
+    subscribe: () => Promise.resolve(1),
+    on: (_event: 'message', listener: (channel: string, message: string) => void) => {
+      deliver = listener
+    },
+    quit: () => Promise.resolve('OK'),
+    inject: (channel: string, message: string) => deliver(channel, message),
+  }
+  return client
+}
+
+describe('RedisEventBus', () => {
+  it('delivers every contract event, reminders included, as published', () => {
+    const redis = fakeRedis()
+    const bus = new RedisEventBus(redis, redis)
+    const seen: PushEvent[] = []
+    bus.subscribe((event) => seen.push(event))
+    const reminder: PushEvent = {
+      type: 'reminder',
+      userId: 7,
+      lotId: 3,
+      title: '壹圆',
+      endsAt: '2026-11-23T12:00:00.000Z',
+    }
+    bus.publish(reminder)
+    bus.publish({ type: 'outbid', userId: 7, lotId: 3, price: 1100 })
+    expect(seen).toEqual([reminder, { type: 'outbid', userId: 7, lotId: 3, price: 1100 }])
+  })
+
+  it('drops a malformed message from the channel (reported, never passed to a client)', () => {
+    const redis = fakeRedis()
+    const errors: unknown[] = []
+    const bus = new RedisEventBus(redis, redis, (error) => errors.push(error))
+    const seen: PushEvent[] = []
+    bus.subscribe((event) => seen.push(event))
+    redis.inject(PUSH_CHANNEL, JSON.stringify({ type: 'reminder', lotId: 3 }))
+    redis.inject(PUSH_CHANNEL, 'not json')
+    redis.inject(
+      'another-channel',
+      JSON.stringify({ type: 'outbid', userId: 1, lotId: 1, price: 1 }),
+    )
+    expect(seen).toEqual([])
+    expect(errors).toHaveLength(2)
+  })
+})
