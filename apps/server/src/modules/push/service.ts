@@ -116,8 +116,9 @@ export class PushService {
   }
 
   /**
-   * One message from a socket. Resolves once the lots it added have been sent (never rejects: a
-   * failed read is logged and answered with an `INTERNAL_ERROR` message).
+   * One message from a socket. Resolves once the lots it added have been sent, or handed to the
+   * read already running for this socket. Never rejects: a failed read is logged and answered
+   * with an `INTERNAL_ERROR` message.
    */
   async receive(client: PushClient, raw: string): Promise<void> {
     if (client.closed) return
