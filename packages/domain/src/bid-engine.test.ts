@@ -6,6 +6,7 @@ import {
   cancelProxy,
   type LotState,
   leaderMax,
+  minimumBidFor,
   minimumNextBid,
   placeBid,
   proxyOf,
@@ -94,6 +95,18 @@ describe('first bid', () => {
     expect(minimumNextBid(play(s, direct(1, 120)))).toBe(y(130))
     expect(minimumNextBid(play(s, direct(1, 990)))).toBe(y(1_000)) // step at 990 is 10
     expect(minimumNextBid(play(s, direct(1, 1_000)))).toBe(y(1_020))
+  })
+
+  it('the minimum for a leader is one step above their own maximum, and the engine agrees', () => {
+    const s = play(lotState(), proxy(1, 500))
+    expect(minimumBidFor(s, { leading: false, myMax: null })).toBe(y(110))
+    expect(minimumBidFor(s, { leading: true, myMax: y(500) })).toBe(y(510))
+    expect(placeBid(s, proxy(1, 500))).toMatchObject({ ok: false, minimum: y(510) })
+    expect(placeBid(s, proxy(1, 510)).ok).toBe(true)
+    // A leader without a proxy: one step above the price they hold.
+    expect(minimumBidFor(play(lotState(), direct(1, 150)), { leading: true, myMax: null })).toBe(
+      y(160),
+    )
   })
 })
 

@@ -87,8 +87,25 @@ export interface EngineOptions {
 }
 
 /** The least amount a new bid may be: the start price, or one step above the price. */
-export function minimumNextBid(state: LotState, steps: readonly PriceStep[] = DEFAULT_PRICE_STEPS) {
+export function minimumNextBid(
+  state: Pick<LotState, 'price' | 'startPrice'>,
+  steps: readonly PriceStep[] = DEFAULT_PRICE_STEPS,
+): number {
   return state.price === null ? state.startPrice : nextAmount(state.price, steps)
+}
+
+/**
+ * The least amount this bidder may bid now, as the bid bar offers it: minNext for anyone but the
+ * leader; the leader may only raise their proxy, to one step above their maximum (`myMax`, or the
+ * price they hold).
+ */
+export function minimumBidFor(
+  lot: Pick<LotState, 'price' | 'startPrice'>,
+  bidder: { leading: boolean; myMax: number | null },
+  steps: readonly PriceStep[] = DEFAULT_PRICE_STEPS,
+): number {
+  if (!bidder.leading || lot.price === null) return minimumNextBid(lot, steps)
+  return nextAmount(Math.max(bidder.myMax ?? 0, lot.price), steps)
 }
 
 /** The leader's maximum (their active proxy, else the price they hold). */
@@ -121,7 +138,7 @@ export function placeBid(state: LotState, bid: Bid, options: EngineOptions = {})
   // The leader may only raise their own proxy maximum; it never moves the price.
   if (leader === bid.userId) {
     if (!bid.proxy) return { ok: false, code: 'ALREADY_LEADING' }
-    const minimum = nextAmount(L ?? state.startPrice, steps)
+    const minimum = minimumBidFor(state, { leading: true, myMax: L }, steps)
     if (bid.amount < minimum) return { ok: false, code: 'BID_TOO_LOW', minimum }
     return {
       ok: true,

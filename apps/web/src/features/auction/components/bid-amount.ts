@@ -1,5 +1,6 @@
 import { BidRequestSchema } from '@numisma/contracts/bidding'
-import { isOnGrid, nearestOnGrid, nextAmount, type PriceStep } from '@numisma/domain/increments'
+import { minimumBidFor } from '@numisma/domain/bid-engine'
+import { isOnGrid, nearestOnGrid, type PriceStep } from '@numisma/domain/increments'
 
 /**
  * The amounts the bid bar offers, from domain's grid over the increment table the server serves
@@ -19,17 +20,10 @@ export interface BidFloorInput {
 /** The most a bid may be (the request schema's ceiling). */
 export const MAX_BID = BidRequestSchema.shape.amount.maxValue ?? Number.MAX_SAFE_INTEGER
 
-/**
- * The lowest amount the server accepts: minNext of DESIGN §4 (the start price before the first
- * bid, else next(price)), and for a leader raising their proxy, above their maximum (it can only
- * go up).
- */
+/** The lowest amount the server accepts, by the engine's own rule (packages/domain). */
 export function minimumBid(lot: BidFloorInput, mode: BidMode, steps: readonly PriceStep[]): number {
-  const minNext = lot.price === null ? lot.startPrice : nextAmount(lot.price, steps)
-  if (mode === 'proxy' && lot.leading && lot.myMax !== null) {
-    return Math.max(minNext, nextAmount(lot.myMax, steps))
-  }
-  return minNext
+  // A leader's direct bid is refused outright (ALREADY_LEADING); the bar offers them the proxy.
+  return minimumBidFor(lot, { leading: mode === 'proxy' && lot.leading, myMax: lot.myMax }, steps)
 }
 
 /** One grid step down from a valid amount; undefined when that would go below `minimum`. */
