@@ -138,6 +138,30 @@ describe.each(databases)('auction core on $name', (kind) => {
     expect(batches.every((n) => n <= 10)).toBe(true)
   })
 
+  it('answers an id beyond a 32-bit integer with a 400, never a database error', async () => {
+    const huge = 2 ** 31
+    const calls = [
+      { method: 'POST' as const, path: '/bidding/bid', body: { lotId: huge, amount: 100_000 } },
+      { method: 'POST' as const, path: '/bidding/cancelProxy', body: { lotId: huge } },
+      { method: 'GET' as const, path: `/bidding/${huge}` },
+      { method: 'GET' as const, path: `/auction/${huge}` },
+      { method: 'POST' as const, path: `/auction/${huge}/@attention` },
+      { method: 'DELETE' as const, path: `/auction/${huge}/@attention` },
+      { method: 'GET' as const, path: `/auction/1,9999999999/@attention` },
+      { method: 'GET' as const, path: `/user/${huge}/@entrust` },
+    ]
+    for (const call of calls) {
+      const res = await t.call({ ...call, as: alice })
+      expect([call.path, res.statusCode, res.json().code]).toEqual([
+        call.path,
+        400,
+        'VALIDATION_FAILED',
+      ])
+    }
+    const ok = await t.call({ method: 'GET', path: `/auction/${2 ** 31 - 1}`, as: alice })
+    expect(ok.statusCode).toBe(404)
+  })
+
   it('tells the winner of a closed lot they won and where the order is; nobody leads it', async () => {
     const lotId = await createLot(t, { endsAt: t.clock.now() + 10 * MINUTE })
     expect((await bid(alice, lotId, 1_000 * YUAN)).json()).toMatchObject({

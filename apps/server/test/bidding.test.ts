@@ -343,8 +343,9 @@ describe.each(databases)('bidding over HTTP on $name', (kind) => {
       path: `/user/${alice.userId}/@entrust`,
       as: erin,
     })
-    expect(foreign.statusCode).toBe(403)
-    expect(foreign.json().code).toBe('FORBIDDEN')
+    // Another user's id answers as if there were nothing there (DESIGN §9).
+    expect(foreign.statusCode).toBe(404)
+    expect(foreign.json().code).toBe('NOT_FOUND')
 
     expect(
       (await t.call({ method: 'POST', path: `/auction/${a}/@attention`, as: erin })).json().data,

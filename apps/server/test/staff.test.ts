@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { productNoOf } from '../src/modules/catalog/listing-service'
+import { requestHash } from '../src/platform/idempotency'
 import { StaffRepository } from '../src/modules/staff/repository'
 import { StaffService } from '../src/modules/staff/service'
 import { createTestApp, type TestApp } from './helpers/app'
@@ -198,8 +199,9 @@ describe.each(databases)('staff sign-in on $name', (kind) => {
 
     it('keeps …/quota as an alias of …/deposit', async () => {
       const user = await t.signIn()
+      // The older path answers in its older shape too: `quota` was the deposit balance.
       const credit = await admin('POST', `/users/${user.userId}/quota`, { amount: 200_000 })
-      expect(credit.json()).toEqual({ data: { deposit: 200_000 } })
+      expect(credit.json()).toEqual({ data: { deposit: 200_000, quota: 200_000 } })
       const again = await admin('POST', `/users/${user.userId}/deposit`, { amount: 100_000 })
       expect(again.json()).toEqual({ data: { deposit: 300_000 } })
       expect((await admin('POST', '/users/99999999/quota', { amount: 100 })).statusCode).toBe(404)
@@ -216,7 +218,7 @@ describe.each(databases)('staff sign-in on $name', (kind) => {
           payload: { amount: 200_000 },
         })
       const results = await Promise.all([submit('deposit'), submit('deposit'), submit('quota')])
-      for (const res of results) expect(res.json()).toEqual({ data: { deposit: 200_000 } })
+      for (const res of results) expect(res.json().data.deposit).toBe(200_000)
       const stats = await t.call({ method: 'GET', path: '/user/@statistics', as: user })
       expect(stats.json().data.deposit).toBe(200_000)
       const other = await t.inject({
@@ -227,6 +229,40 @@ describe.each(databases)('staff sign-in on $name', (kind) => {
         payload: { amount: 300_000 },
       })
       expect(other.statusCode).toBe(422)
+    })
+
+    it('replays a result stored before the deposit was called deposit (`{ quota }`)', async () => {
+      const user = await t.signIn()
+      const staff = await t.database.db
+        .selectFrom('staff_users')
+        .select('id')
+        .where('username', '=', 'admin')
+        .executeTakeFirstOrThrow()
+      const key = `legacy-${user.userId}-counter`
+      await t.database.db
+        .insertInto('idempotency_keys')
+        .values({
+          user_id: -staff.id,
+          key,
+          request_hash: requestHash({
+            userId: Number(user.userId),
+            amount: 200_000,
+            memo: 'counter deposit',
+          }),
+          status: 200,
+          body: JSON.stringify({ quota: 200_000 }),
+          created_at: t.clock.now(),
+        })
+        .execute()
+      const res = await t.inject({
+        method: 'POST',
+        url: `/svc/main/admin/users/${user.userId}/deposit`,
+        cookies: { staff_sid: cookie },
+        headers: { 'idempotency-key': key },
+        payload: { amount: 200_000 },
+      })
+      expect(res.statusCode).toBe(200)
+      expect(res.json()).toEqual({ data: { deposit: 200_000 } })
     })
 
     it('numbers 20 lots added at once 1..20, each closing stagger seconds after the last', async () => {

@@ -15,4 +15,19 @@ export function pageSchema<T extends z.ZodType>(item: T) {
   })
 }
 
-export const IdParamsSchema = z.object({ id: z.coerce.number().int().positive() })
+/**
+ * A row id: positive and within a 32-bit integer, the type of the id and reference columns on
+ * PostgreSQL — a larger number must be a 400, not a database error.
+ */
+export const ID_MAX = 2 ** 31 - 1
+export const IdSchema = z.number().int().positive().max(ID_MAX)
+/** An id from a path or query string. */
+export const IdParamSchema = z.coerce.number().int().positive().max(ID_MAX)
+export const IdParamsSchema = z.object({ id: IdParamSchema })
+
+/** `Idempotency-Key` of money- and bid-changing calls (DESIGN §2). */
+export const IdempotencyKeySchema = z
+  .string()
+  .min(8)
+  .max(128)
+  .regex(/^[\w-]+$/)

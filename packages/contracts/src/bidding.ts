@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { IdSchema } from './api'
 import { LotCardSchema } from './catalog'
 
 /**
@@ -8,7 +9,7 @@ import { LotCardSchema } from './catalog'
 const Fen = z.number().int()
 
 export const BidRequestSchema = z.object({
-  lotId: z.number().int().positive(),
+  lotId: IdSchema,
   amount: z.number().int().positive().max(100_000_000_000),
   proxy: z.boolean().default(false),
 })
@@ -39,7 +40,7 @@ export const BidResultSchema = z.object({
 })
 export type BidResult = z.infer<typeof BidResultSchema>
 
-export const CancelProxyRequestSchema = z.object({ lotId: z.number().int().positive() })
+export const CancelProxyRequestSchema = z.object({ lotId: IdSchema })
 export type CancelProxyRequest = z.infer<typeof CancelProxyRequestSchema>
 export const CancelProxyResultSchema = z.object({
   lotId: z.number().int(),

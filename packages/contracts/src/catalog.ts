@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { IdParamSchema } from './api'
 
 /**
  * Shapes of the browsing calls (spec §7 "Home and info", item detail, search). Times are ISO-8601
@@ -152,8 +153,8 @@ export const SearchQuerySchema = z
   .object({
     type: z.enum(['auction', 'mall']).default('auction'),
     keyword: z.string().trim().max(50).default(''),
-    categoryId: z.coerce.number().int().positive().optional(),
-    specialId: z.coerce.number().int().positive().optional(),
+    categoryId: IdParamSchema.optional(),
+    specialId: IdParamSchema.optional(),
     grade: z.coerce.number().int().min(0).max(99).optional(),
     gradingService: GradingServiceSchema.optional(),
     minPrice: z.coerce.number().int().min(0).optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { IdSchema } from './api'
 import { LotStatusSchema } from './catalog'
 
 /**
@@ -10,7 +11,7 @@ export const PUSH_MAX_LOTS_PER_SUBSCRIBE = 200
 
 export const PushSubscribeSchema = z.object({
   type: z.literal('subscribe'),
-  lotIds: z.array(z.number().int().positive()).max(PUSH_MAX_LOTS_PER_SUBSCRIBE),
+  lotIds: z.array(IdSchema).max(PUSH_MAX_LOTS_PER_SUBSCRIBE),
 })
 export type PushSubscribe = z.infer<typeof PushSubscribeSchema>
 

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { IdSchema } from './api'
 
 /** The operator calls of DESIGN §9 (under `/svc/main/admin`, staff session cookie). Amounts in fen. */
 const Fen = z.number().int().positive().max(100_000_000_000)
@@ -24,13 +25,13 @@ export type SpecialCreate = z.infer<typeof SpecialCreateSchema>
 export const SpecialCreatedSchema = z.object({ id: z.number().int() })
 
 export const LotCreateSchema = z.object({
-  specialId: z.number().int().positive(),
+  specialId: IdSchema,
   title: z.string().trim().min(1).max(200),
   subtitle: z.string().max(200).default(''),
   description: z.string().max(5000).default(''),
   startPrice: Fen,
   reservePrice: Fen.optional(),
-  categoryId: z.number().int().positive().optional(),
+  categoryId: IdSchema.optional(),
   gradeCode: z.number().int().min(0).max(99).default(0),
   gradingService: z.enum(['PCGS', 'NGC', 'PMG', 'GBCA']).optional(),
   certNo: z.string().max(40).optional(),
@@ -50,7 +51,7 @@ export const MallItemCreateSchema = z.object({
   title: z.string().trim().min(1).max(200),
   price: Fen,
   stock: z.number().int().min(0).max(1_000_000),
-  categoryId: z.number().int().positive().optional(),
+  categoryId: IdSchema.optional(),
   limitPerUser: z.number().int().positive().optional(),
 })
 export type MallItemCreate = z.infer<typeof MallItemCreateSchema>
@@ -62,3 +63,7 @@ export const DepositCreditSchema = z.object({
   memo: z.string().max(200).default('counter deposit'),
 })
 export const DepositCreditedSchema = z.object({ deposit: z.number().int() })
+/** The older `…/quota` path answered `{ quota }` with the deposit balance; it still does, beside `deposit`. */
+export const LegacyQuotaCreditedSchema = DepositCreditedSchema.extend({
+  quota: z.number().int().describe('the deposit balance, under the older name'),
+})

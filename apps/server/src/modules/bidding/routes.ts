@@ -1,4 +1,11 @@
-import { dataSchema, pageSchema } from '@numisma/contracts/api'
+import {
+  dataSchema,
+  ID_MAX,
+  IdempotencyKeySchema,
+  IdParamSchema,
+  IdParamsSchema as IdParams,
+  pageSchema,
+} from '@numisma/contracts/api'
 import {
   BidHistoryQuerySchema,
   BidRecordSchema,
@@ -22,27 +29,15 @@ import { AppError } from '../../platform/errors'
 import { requireUser } from '../../platform/request-signing'
 import type { BiddingService } from './service'
 
-const IdParams = z.object({
-  id: z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(2 ** 31),
-})
-const UserParams = z.object({ userId: z.coerce.number().int().positive() })
-const IdempotencyKey = z
-  .string()
-  .min(8)
-  .max(128)
-  .regex(/^[\w-]+$/)
+const UserParams = z.object({ userId: IdParamSchema })
 
 export interface BiddingRouteOptions {
   service: BiddingService
 }
 
-/** The caller may only read their own lists; another user's id is a 403, not a leak. */
+/** The caller may only read their own lists; another user's id answers 404 (DESIGN §9). */
 function requireSelf(callerId: number, userId: number): void {
-  if (callerId !== userId) throw new AppError('FORBIDDEN')
+  if (callerId !== userId) throw new AppError('NOT_FOUND')
 }
 
 export const biddingRoutes: FastifyPluginAsyncZod<BiddingRouteOptions> = async (app, opts) => {
@@ -56,7 +51,7 @@ export const biddingRoutes: FastifyPluginAsyncZod<BiddingRouteOptions> = async (
         tags,
         summary: 'Place a direct bid, or a proxy bid with maximum `amount` (fen)',
         body: BidRequestSchema,
-        headers: z.object({ [HEADER.idempotencyKey]: IdempotencyKey.optional() }).loose(),
+        headers: z.object({ [HEADER.idempotencyKey]: IdempotencyKeySchema.optional() }).loose(),
         response: { 200: dataSchema(BidResultSchema) },
       },
     },
@@ -204,16 +199,21 @@ export const biddingRoutes: FastifyPluginAsyncZod<BiddingRouteOptions> = async (
       schema: {
         tags: ['watch'],
         summary: 'Watch state of up to 100 lots (comma-separated ids)',
-        params: z.object({ ids: z.string().regex(/^\d{1,10}(,\d{1,10}){0,99}$/) }),
-        querystring: z.object({ userId: z.coerce.number().int().positive().optional() }),
+        params: z.object({
+          ids: z
+            .string()
+            .regex(/^\d{1,10}(,\d{1,10}){0,99}$/)
+            .transform((ids) => ids.split(',').map(Number))
+            .refine((ids) => ids.every((id) => id > 0 && id <= ID_MAX), 'an id is out of range'),
+        }),
+        querystring: z.object({ userId: IdParamSchema.optional() }),
         response: { 200: dataSchema(z.array(WatchStateSchema)) },
       },
     },
     async (request) => {
       const { userId } = requireUser(request)
       if (request.query.userId !== undefined) requireSelf(userId, request.query.userId)
-      const ids = request.params.ids.split(',').map(Number)
-      return { data: await service.watchStates(userId, ids) }
+      return { data: await service.watchStates(userId, request.params.ids) }
     },
   )
 

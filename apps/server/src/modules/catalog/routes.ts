@@ -1,4 +1,4 @@
-import { dataSchema } from '@numisma/contracts/api'
+import { dataSchema, IdParamsSchema as IdParams } from '@numisma/contracts/api'
 import {
   BannerSchema,
   CategorySchema,
@@ -14,13 +14,6 @@ import { z } from 'zod'
 import type { Clock } from '../../platform/clock'
 import type { CatalogService } from './service'
 
-const IdParams = z.object({
-  id: z.coerce
-    .number()
-    .int()
-    .positive()
-    .max(2 ** 31),
-})
 export interface CatalogRouteOptions {
   service: CatalogService
   clock: Clock

@@ -33,14 +33,17 @@ export class LedgerService {
     return writeTransaction(this.database, async (tx) => {
       if (idempotency) {
         const hash = requestHash({ userId, amount, memo })
-        const claim = await this.idempotency.claim<{ deposit: number }>(
+        // Results stored before the deposit/quota renaming say `quota` for the deposit balance.
+        const claim = await this.idempotency.claim<{ deposit?: number; quota?: number }>(
           tx,
           idempotency.owner,
           idempotency.key,
           hash,
           this.clock.now(),
         )
-        if (claim.kind === 'replay') return claim.result
+        if (claim.kind === 'replay') {
+          return { deposit: claim.result.deposit ?? claim.result.quota ?? 0 }
+        }
       }
       const clearing = await this.repo.account(tx, PLATFORM, 'platform_clearing')
       const deposit = await this.repo.account(tx, userId, 'deposit')

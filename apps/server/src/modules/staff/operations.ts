@@ -1,8 +1,9 @@
-import { dataSchema } from '@numisma/contracts/api'
+import { dataSchema, IdempotencyKeySchema, IdParamSchema } from '@numisma/contracts/api'
 import { HEADER } from '@numisma/contracts/signing'
 import {
   DepositCreditedSchema,
   DepositCreditSchema,
+  LegacyQuotaCreditedSchema,
   LotCreatedSchema,
   LotCreateSchema,
   MallItemCreatedSchema,
@@ -21,14 +22,7 @@ export interface OperationsOptions {
 }
 
 const IdempotencyHeaders = z
-  .object({
-    [HEADER.idempotencyKey]: z
-      .string()
-      .min(8)
-      .max(128)
-      .regex(/^[\w-]+$/)
-      .optional(),
-  })
+  .object({ [HEADER.idempotencyKey]: IdempotencyKeySchema.optional() })
   .loose()
 
 /** Operator calls of DESIGN §9: set up auctions and the mall, record deposits. */
@@ -77,36 +71,54 @@ export const operationsRoutes: FastifyPluginAsyncZod<OperationsOptions> = async 
     async (request) => ({ data: await listings.addMallItem(request.body) }),
   )
 
-  // `…/quota` is the path from before DESIGN §4 separated the deposit from the quota; it stays as
-  // an alias for older clients.
-  for (const [path, summary] of [
-    ['/users/:userId/deposit', "Credit a user's deposit (保证金) paid at the counter"],
-    ['/users/:userId/quota', 'Alias of /users/{userId}/deposit (older path)'],
-  ] as const) {
-    app.post(
-      path,
-      {
-        schema: {
-          tags,
-          summary,
-          params: z.object({ userId: z.coerce.number().int().positive() }),
-          headers: IdempotencyHeaders,
-          body: DepositCreditSchema,
-          response: { 200: dataSchema(DepositCreditedSchema) },
-        },
-      },
-      async (request) => {
-        const key = request.headers[HEADER.idempotencyKey]
-        return {
-          data: await counter.creditDeposit(
-            request.staff?.staffId ?? 0,
-            request.params.userId,
-            request.body.amount,
-            request.body.memo,
-            typeof key === 'string' ? key : undefined,
-          ),
-        }
-      },
+  const creditDeposit = (request: {
+    staff: { staffId: number } | null
+    params: { userId: number }
+    body: { amount: number; memo: string }
+    headers: Record<string, unknown>
+  }) => {
+    const key = request.headers[HEADER.idempotencyKey]
+    return counter.creditDeposit(
+      request.staff?.staffId ?? 0,
+      request.params.userId,
+      request.body.amount,
+      request.body.memo,
+      typeof key === 'string' ? key : undefined,
     )
   }
+
+  app.post(
+    '/users/:userId/deposit',
+    {
+      schema: {
+        tags,
+        summary: "Credit a user's deposit (保证金) paid at the counter",
+        params: z.object({ userId: IdParamSchema }),
+        headers: IdempotencyHeaders,
+        body: DepositCreditSchema,
+        response: { 200: dataSchema(DepositCreditedSchema) },
+      },
+    },
+    async (request) => ({ data: await creditDeposit(request) }),
+  )
+
+  // `…/quota` is the path from before DESIGN §4 separated the deposit from the quota; it stays as
+  // an alias for older clients, answering in their shape too (`quota` was the deposit balance).
+  app.post(
+    '/users/:userId/quota',
+    {
+      schema: {
+        tags,
+        summary: 'Alias of /users/{userId}/deposit (older path; `quota` is the deposit balance)',
+        params: z.object({ userId: IdParamSchema }),
+        headers: IdempotencyHeaders,
+        body: DepositCreditSchema,
+        response: { 200: dataSchema(LegacyQuotaCreditedSchema) },
+      },
+    },
+    async (request) => {
+      const { deposit } = await creditDeposit(request)
+      return { data: { deposit, quota: deposit } }
+    },
+  )
 }
