@@ -1,12 +1,15 @@
 #!/usr/bin/env node
-// `npm start` (DESIGN §9). With NODE_ENV=production: build the web app and the server bundle, then
-// run the bundle with plain node, so nothing is transpiled while serving. Otherwise, as always:
-// build the web app and run the server's TypeScript through tsx.
+// `npm start` (DESIGN §9). In production (NODE_ENV=production or NUMISMA_ENV=production): build the
+// web app and the server bundle, then run the bundle with plain node, so nothing is transpiled
+// while serving. Otherwise, as always: build the web app and run the server's TypeScript through
+// tsx. The server reads the same two variables the same way (platform/config.ts `runMode`).
 import { spawn, spawnSync } from 'node:child_process'
 import path from 'node:path'
 
 const root = path.resolve(import.meta.dirname, '..')
-const production = process.env.NODE_ENV === 'production'
+const production =
+  process.env.NUMISMA_ENV === 'production' ||
+  (process.env.NUMISMA_ENV === undefined && process.env.NODE_ENV === 'production')
 
 const run = (command, args) => {
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' })

@@ -133,6 +133,24 @@ describe('process configuration (DESIGN §9)', () => {
     expect(config.databaseUrl).toBeUndefined()
   })
 
+  it('is production when either NUMISMA_ENV or NODE_ENV says so, with no demo data by default', () => {
+    // NODE_ENV=production alone once ran in development mode, handing out sandbox SMS codes.
+    expect(loadConfig({ NODE_ENV: 'production' })).toMatchObject({
+      env: 'production',
+      seed: 'none',
+    })
+    expect(loadConfig({ NUMISMA_ENV: 'production' })).toMatchObject({
+      env: 'production',
+      seed: 'none',
+    })
+    expect(loadConfig({ NUMISMA_ENV: 'production', SEED: 'demo' }).seed).toBe('demo')
+    // An explicit NUMISMA_ENV is the operator's word.
+    expect(loadConfig({ NUMISMA_ENV: 'development', NODE_ENV: 'production' }).env).toBe(
+      'development',
+    )
+    expect(() => loadConfig({ NUMISMA_ENV: 'staging' })).toThrow(/NUMISMA_ENV/)
+  })
+
   it('reads every variable and refuses nonsense', () => {
     const config = loadConfig({
       PORT: '9000',

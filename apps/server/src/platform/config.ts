@@ -8,8 +8,10 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
-  SEED: z.enum(['demo', 'none']).default('demo'),
-  NUMISMA_ENV: z.enum(['development', 'production']).default('development'),
+  /** Unset: `demo` in development, `none` in production (DESIGN §7). */
+  SEED: z.enum(['demo', 'none']).optional(),
+  /** Unset: `production` when NODE_ENV is, else `development` — one switch cannot say two things. */
+  NUMISMA_ENV: z.enum(['development', 'production']).optional(),
   DATABASE_URL: z.string().optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   REDIS_URL: z.string().optional(),
@@ -54,12 +56,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`invalid environment: ${fields}`)
   }
   const e = parsed.data
+  const mode = runMode(e)
   return {
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
-    seed: e.SEED,
-    env: e.NUMISMA_ENV,
+    seed: e.SEED ?? (mode === 'production' ? 'none' : 'demo'),
+    env: mode,
     databaseUrl: e.DATABASE_URL || undefined,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     redisUrl: e.REDIS_URL || undefined,
@@ -70,7 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     prettyLogs:
       e.LOG_FORMAT === undefined
-        ? e.NUMISMA_ENV !== 'production' && e.NODE_ENV !== 'production'
+        ? mode !== 'production' && e.NODE_ENV !== 'production'
         : e.LOG_FORMAT === 'pretty',
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     pushAllowedOrigins: (e.PUSH_ALLOWED_ORIGINS ?? '')
@@ -79,6 +82,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter(Boolean),
     quotaMultiplier: e.QUOTA_MULTIPLIER,
   }
+}
+
+/**
+ * Production or development (DESIGN §7): NUMISMA_ENV when set; otherwise NODE_ENV=production also
+ * means production, so `NODE_ENV=production npm start` never serves sandbox SMS codes.
+ */
+export function runMode(e: { NUMISMA_ENV?: string; NODE_ENV?: string }): Config['env'] {
+  if (e.NUMISMA_ENV === 'production' || e.NUMISMA_ENV === 'development') return e.NUMISMA_ENV
+  return e.NODE_ENV === 'production' ? 'production' : 'development'
 }
 
 /**
