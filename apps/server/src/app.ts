@@ -197,6 +197,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         transact: transactor(database),
         clock,
         listings: new ListingRepository(database.dialect),
+        priceSteps: () => bidding.priceSteps(),
       }),
       counter: new CounterService({ users, ledger }),
     },

@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import type { LotCreate, MallItemCreate } from '@numisma/contracts/staff'
+import { DEFAULT_PRICE_STEPS, type PriceStep } from '@numisma/domain/increments'
 import { FakeClock } from '../../platform/clock'
 import { AppError } from '../../platform/errors'
 import type { LotsTable, MallItemsTable } from '../../platform/schema'
@@ -80,14 +81,22 @@ class FakeListings implements Pick<ListingRepository, keyof ListingRepository> {
   }
 }
 
-function setup(specials: SpecialRow[] = [buildSpecial()]) {
+function setup(
+  specials: SpecialRow[] = [buildSpecial()],
+  steps: PriceStep[] = [...DEFAULT_PRICE_STEPS],
+) {
   const listings = new FakeListings(specials)
   const transactions = { count: 0 }
   const transact: Transact = (work) => {
     transactions.count++
     return work({} as Tx)
   }
-  const service = new ListingService({ transact, clock: new FakeClock(NOW), listings })
+  const service = new ListingService({
+    transact,
+    clock: new FakeClock(NOW),
+    listings,
+    priceSteps: () => Promise.resolve(steps),
+  })
   return { service, listings, transactions }
 }
 
@@ -132,6 +141,14 @@ describe('ListingService.addLot', () => {
     expect(error.code).toBe('BID_OFF_GRID')
     expect(error.details).toEqual({ field: 'reservePrice', below: 10_000, above: 11_000 })
     expect(s.transactions.count).toBe(0)
+  })
+
+  it('checks prices against the increment table in force, which an operator may change', async () => {
+    // Steps of 500 yuan from the start: 10,200 yuan is off that grid, though on the default one.
+    const s = setup(undefined, [{ from: 0, step: 50_000 }])
+    const error = await refusal(s.service.addLot(buildLot({ startPrice: 1_020_000 })))
+    expect(error.details).toEqual({ field: 'startPrice', below: 1_000_000, above: 1_050_000 })
+    expect((await s.service.addLot(buildLot({ startPrice: 1_000_000 }))).lotNo).toBe(1)
   })
 
   it('refuses an unknown special and inserts nothing', async () => {

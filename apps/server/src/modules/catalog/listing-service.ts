@@ -5,7 +5,7 @@ import type {
   MallItemCreated,
   SpecialCreate,
 } from '@numisma/contracts/staff'
-import { isOnGrid, nearestOnGrid } from '@numisma/domain/increments'
+import { isOnGrid, nearestOnGrid, type PriceStep } from '@numisma/domain/increments'
 import { staggeredEnd } from '@numisma/domain/soft-close'
 import type { Clock } from '../../platform/clock'
 import { AppError } from '../../platform/errors'
@@ -23,6 +23,11 @@ export interface ListingDeps {
   clock: Clock
   /** The repository's public methods, so a spec can pass an in-memory fake. */
   listings: Pick<ListingRepository, keyof ListingRepository>
+  /**
+   * The increment table bids are judged by (the bidding module's, which an operator may change),
+   * so a start price is on the same grid as the bids that follow it.
+   */
+  priceSteps: () => Promise<PriceStep[]>
 }
 
 /** Putting things up for sale (the operator calls of DESIGN §9): specials, lots and mall items. */
@@ -53,12 +58,13 @@ export class ListingService {
    * taken while the special is locked, so concurrent adds get 1, 2, 3 … in turn.
    */
   async addLot(input: LotCreate): Promise<LotCreated> {
+    const steps = await this.deps.priceSteps()
     for (const [field, amount] of [
       ['startPrice', input.startPrice],
       ['reservePrice', input.reservePrice],
     ] as const) {
-      if (amount !== undefined && !isOnGrid(amount)) {
-        throw new AppError('BID_OFF_GRID', { field, ...nearestOnGrid(amount) })
+      if (amount !== undefined && !isOnGrid(amount, steps)) {
+        throw new AppError('BID_OFF_GRID', { field, ...nearestOnGrid(amount, steps) })
       }
     }
     const { listings, clock } = this.deps

@@ -4,7 +4,10 @@ import type { MigrationContext } from './index'
 /**
  * One name per thing (DESIGN §4): the ledger account that holds a user's 保证金 is the *deposit*;
  * the *quota* is the limit derived from it and is never stored. Accounts opened under the old
- * kind name 'quota' are renamed. No constraint names the kind, so only rows change.
+ * kind name 'quota' are renamed. The unique (user_id, kind) cannot collide: no 'deposit' account
+ * existed before this migration. Code before it opens 'quota' accounts and code after it reads
+ * only 'deposit' ones, so the instances of a multi-instance shop are replaced together, not one by
+ * one, for this release (ADR 008's deploy note).
  */
 export function depositNaming(_ctx: MigrationContext): Migration {
   return {
