@@ -60,7 +60,8 @@ export const en: Messages = {
   },
   ucenter: {
     balance: 'Balance',
-    quota: 'Deposit',
+    deposit: 'Deposit',
+    quotaLeft: 'Bidding quota left',
     yuan: '¥',
     orders: 'My orders',
     allOrders: 'All orders',

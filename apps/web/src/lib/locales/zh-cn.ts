@@ -52,7 +52,8 @@ export const zhCN = {
   orderTabs: { all: '全部', pay: '待付款', ship: '待发货', receive: '待收货', done: '已完成' },
   ucenter: {
     balance: '账户余额',
-    quota: '保证金',
+    deposit: '保证金',
+    quotaLeft: '可用竞买额度',
     yuan: '¥',
     orders: '我的订单',
     allOrders: '全部订单',

@@ -44,9 +44,16 @@ export function UserCard({ user, fallbackName, fallbackMobile }: UserCardProps) 
         </Link>
         <Link to="/account/quotaRecharge" className={styles.cell}>
           <span className={styles.value}>
-            {user ? money(user.quota) : <Skeleton style={SKELETON} />}
+            {user ? money(user.deposit) : <Skeleton style={SKELETON} />}
           </span>
-          <span className={styles.label}>{t('ucenter.quota')}</span>
+          <span className={styles.label}>{t('ucenter.deposit')}</span>
+        </Link>
+        {/* What a collector can still bid: the quota (deposit × 10) less what open lots hold. */}
+        <Link to="/myBuy" className={styles.cell}>
+          <span className={styles.value}>
+            {user ? money(Math.max(0, user.quota - user.exposure)) : <Skeleton style={SKELETON} />}
+          </span>
+          <span className={styles.label}>{t('ucenter.quotaLeft')}</span>
         </Link>
       </div>
     </div>
