@@ -114,6 +114,23 @@ describe.each(databases)('ending-soon reminders ($name)', (kind) => {
     expect(remindersOf(lotId)).toHaveLength(1)
   })
 
+  it('does not remind again after unwatching and watching again in the last five minutes', async () => {
+    const endsAt = t.clock.now() + 10 * MINUTE
+    const lotId = await createLot(t, { endsAt })
+    const watcher = await t.signIn()
+    const attention = (method: 'POST' | 'DELETE') =>
+      t.call({ method, path: `/auction/${lotId}/@attention`, as: watcher })
+    expect((await attention('POST')).statusCode).toBe(200)
+    t.clock.set(endsAt - 4 * MINUTE)
+    expect(await job().run()).toHaveLength(1)
+
+    expect((await attention('DELETE')).statusCode).toBe(200)
+    expect((await attention('POST')).statusCode).toBe(200)
+    t.clock.advance(MINUTE)
+    expect(await job().run()).toEqual([])
+    expect(remindersOf(lotId)).toHaveLength(1)
+  })
+
   it('reminds nobody of an unwatched lot, nor of a lot that has ended or closed', async () => {
     const base = t.clock.now()
     const unwatched = await createLot(t, { endsAt: base + 2 * MINUTE })

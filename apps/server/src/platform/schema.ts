@@ -214,8 +214,13 @@ export interface WatchesTable {
   user_id: number
   lot_id: number
   created_at: number
-  /** When the ending-soon reminder went out (0005); null until then. */
-  reminded_at: number | null
+}
+
+/** Ending-soon reminders sent (0005): one row per user and lot, kept when the watch is removed. */
+export interface LotRemindersTable {
+  user_id: number
+  lot_id: number
+  sent_at: number
 }
 
 export interface IdempotencyKeysTable {
@@ -234,6 +239,7 @@ export interface DB {
   ledger_postings: LedgerPostingsTable
   orders: OrdersTable
   watches: WatchesTable
+  lot_reminders: LotRemindersTable
   idempotency_keys: IdempotencyKeysTable
   bids: BidsTable
   price_steps: PriceStepsTable

@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely'
-import type { Dialect } from '../../platform/db'
 import type { DB } from '../../platform/schema'
 
 export interface ClaimedReminder {
@@ -11,39 +10,50 @@ export interface ClaimedReminder {
 
 /** SQL of the ending-soon reminders (DESIGN §4): watches whose lot ends within the lead time. */
 export class RemindersRepository {
-  constructor(
-    private readonly db: Kysely<DB>,
-    private readonly dialect: Dialect,
-  ) {}
+  constructor(private readonly db: Kysely<DB>) {}
 
   /**
-   * Marks up to `limit` due reminders as sent and returns them: the watches, not yet reminded, of
-   * open lots that have started and end in (now, now + leadMs]. One conditional UPDATE … RETURNING,
-   * so a watch is claimed by exactly one caller: on PostgreSQL the rows are picked `FOR UPDATE SKIP
-   * LOCKED` (two instances take different rows instead of queueing), and the outer
-   * `reminded_at IS NULL` is re-checked on the row's latest version; SQLite runs one writer at a
-   * time.
+   * Claims up to `limit` due reminders and returns them: the watchers of open lots that have
+   * started and end in (now, now + leadMs], who have not been reminded of that lot. One
+   * INSERT … SELECT … ON CONFLICT DO NOTHING RETURNING into `lot_reminders`, keyed (user_id,
+   * lot_id), so a reminder is claimed by exactly one caller: two instances that pick the same
+   * watches meet on the key, the second waits for the first's insert (PostgreSQL) or its write lock
+   * (SQLite) and skips those rows, and only the inserted ones come back. The claim outlives the
+   * watch, so unwatching and watching again does not remind twice.
    */
   async claimDue(now: number, leadMs: number, limit: number): Promise<ClaimedReminder[]> {
     const claimed = await this.db
-      .updateTable('watches')
-      .set({ reminded_at: now })
-      .where('reminded_at', 'is', null)
-      .where((eb) => {
-        let due = eb
+      .insertInto('lot_reminders')
+      .columns(['user_id', 'lot_id', 'sent_at'])
+      .expression((eb) =>
+        eb
           .selectFrom('watches as w')
           .innerJoin('lots as l', 'l.id', 'w.lot_id')
-          .select(['w.user_id', 'w.lot_id'])
-          .where('w.reminded_at', 'is', null)
+          .select([
+            'w.user_id',
+            'w.lot_id',
+            // Typed: PostgreSQL would read an untyped parameter in a SELECT list as text.
+            eb.cast<number>(eb.val(now), 'bigint').as('sent_at'),
+          ])
           .where('l.status', '=', 'open')
           .where('l.starts_at', '<=', now)
           .where('l.ends_at', '>', now)
           .where('l.ends_at', '<=', now + leadMs)
+          .where((inner) =>
+            inner.not(
+              inner.exists(
+                inner
+                  .selectFrom('lot_reminders as r')
+                  .select('r.user_id')
+                  .whereRef('r.user_id', '=', 'w.user_id')
+                  .whereRef('r.lot_id', '=', 'w.lot_id'),
+              ),
+            ),
+          )
           .orderBy('l.ends_at')
-          .limit(limit)
-        if (this.dialect === 'postgres') due = due.forUpdate('w').skipLocked()
-        return eb(eb.refTuple('user_id', 'lot_id'), 'in', due.$asTuple('user_id', 'lot_id'))
-      })
+          .limit(limit),
+      )
+      .onConflict((oc) => oc.columns(['user_id', 'lot_id']).doNothing())
       .returning(['user_id', 'lot_id'])
       .execute()
     if (claimed.length === 0) return []

@@ -21,8 +21,9 @@ export interface ReminderDeps {
 /**
  * Ending-soon reminders (DESIGN §4): each watcher of a lot gets one push, `reminder`, when the lot
  * enters its last five minutes. A reminder is claimed in the database before it is published, so
- * it goes out once per user and lot across instances and soft-close extensions (an extension
- * keeps the lot inside the window; `reminded_at` is already set). A watcher with no open socket at
+ * it goes out once per user and lot across instances, soft-close extensions (an extension keeps
+ * the lot inside the window; the claim is already there) and unwatching and watching again (the
+ * claim is kept in `lot_reminders`, not on the watch). A watcher with no open socket at
  * that moment misses it: at most once, never twice.
  */
 export class ReminderJob {
@@ -41,7 +42,7 @@ export class ReminderJob {
     options: Pick<ReminderDeps, 'leadMs' | 'log'> = {},
   ): ReminderJob {
     return new ReminderJob({
-      reminders: new RemindersRepository(database.db, database.dialect),
+      reminders: new RemindersRepository(database.db),
       clock,
       bus,
       ...options,
