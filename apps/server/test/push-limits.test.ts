@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createTestApp, type TestApp } from './helpers/app'
+import { createLot } from './helpers/auction'
 import { testDatabases } from './helpers/databases'
 import { listen, openPush, type PushInbox } from './helpers/push-client'
 
@@ -63,5 +64,36 @@ describe('push role: origins and sockets per address', () => {
         ),
       )
       .toBe(true)
+  })
+
+  it('serialises a lot update once, however many sockets follow the lot (it runs inside the bid)', async () => {
+    const lotId = await createLot(t)
+    const followers: PushInbox[] = []
+    for (const ip of ['10.0.2.1', '10.0.2.2', '10.0.2.3']) {
+      const push = await connect({ headers: { 'x-forwarded-for': ip } })
+      push.socket.send(JSON.stringify({ type: 'subscribe', lotIds: [lotId] }))
+      await push.waitFor((m) => m.type === 'lot' && m.lotId === lotId)
+      followers.push(push)
+    }
+    const update = {
+      type: 'lot' as const,
+      lotId,
+      price: 12_300,
+      bidCount: 1,
+      endsAt: new Date(t.clock.now() + 60_000).toISOString(),
+      status: 'live' as const,
+      leader: null,
+    }
+    const stringify = vi.spyOn(JSON, 'stringify')
+    try {
+      t.app.bus.publish(update)
+      const calls = stringify.mock.calls.filter(
+        ([value]) => (value as { lotId?: unknown } | null)?.lotId === lotId,
+      )
+      expect(calls).toHaveLength(1)
+    } finally {
+      stringify.mockRestore()
+    }
+    for (const push of followers) await push.waitFor((m) => m.type === 'lot' && m.price === 12_300)
   })
 })

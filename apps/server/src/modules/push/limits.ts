@@ -23,7 +23,19 @@ export interface PushLimits {
    * carrier-grade NAT puts many phones behind one address; the per-socket rate bounds the rest.
    */
   maxConnectionsPerIp: number
+  /**
+   * Bytes a socket may have queued for the network (`ws` `bufferedAmount`) before it is closed
+   * with 1008. A client that stays within the message rate but never reads would otherwise make
+   * the server buffer every update for it, without bound (~120 KB/s per socket in the review).
+   */
+  maxBufferedBytes: number
 }
+
+/**
+ * 512 KiB: a phone on a slow network that is still reading drains a full 200-lot snapshot (~40 KB)
+ * and a busy minute of updates well within it; a socket that far behind is not reading.
+ */
+export const MAX_BUFFERED_BYTES = 512 * 1024
 
 export const DEFAULT_PUSH_LIMITS: PushLimits = {
   maxLotsPerSocket: PUSH_MAX_LOTS_PER_SUBSCRIBE,
@@ -31,6 +43,7 @@ export const DEFAULT_PUSH_LIMITS: PushLimits = {
   messagesPerSecond: 5,
   refusalsBeforeClose: 10,
   maxConnectionsPerIp: 32,
+  maxBufferedBytes: MAX_BUFFERED_BYTES,
 }
 
 /**

@@ -53,8 +53,11 @@ export const pushRoutes: FastifyPluginAsync<PushOptions> = async (app, opts) => 
       }
       // Listeners first, synchronously: a client may subscribe the moment the socket opens.
       const client = service.connect({
-        send: (message) => {
-          if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message))
+        send: (frame) => {
+          if (socket.readyState === socket.OPEN) socket.send(frame)
+        },
+        get bufferedAmount() {
+          return socket.bufferedAmount
         },
         close: (code, reason) => socket.close(code, reason),
       })

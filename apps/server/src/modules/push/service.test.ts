@@ -42,12 +42,19 @@ function fakeReads(lots: PushLotRow[], sessions: Record<string, PushSessionRow> 
   return reads
 }
 
+/**
+ * A socket whose send buffer the test controls: `bufferedAmount` is set directly, and a socket
+ * with `reading: false` keeps every frame it is sent in its buffer, as a client that never reads.
+ */
 function fakeConnection() {
   const connection = {
     sent: [] as PushServerMessage[],
     closedWith: null as number | null,
-    send(message: PushServerMessage) {
-      connection.sent.push(message)
+    bufferedAmount: 0,
+    reading: true,
+    send(frame: string) {
+      connection.sent.push(JSON.parse(frame) as PushServerMessage)
+      if (!connection.reading) connection.bufferedAmount += Buffer.byteLength(frame)
     },
     close(code: number) {
       connection.closedWith = code
@@ -66,6 +73,7 @@ function setUp(lots: PushLotRow[], limits: Partial<PushLimits> = {}) {
     { ...DEFAULT_PUSH_LIMITS, ...limits },
     {
       error: (obj: unknown) => errors.push(obj),
+      warn: () => undefined,
     },
   )
   return { clock, reads, service, errors }
@@ -265,5 +273,61 @@ describe('PushService', () => {
     })
     expect(connection.sent).toEqual([])
     expect(service.connectionCount()).toBe(0)
+  })
+
+  it('closes a socket that does not read with 1008 once its send buffer is over the limit', async () => {
+    const { service } = setUp([], { maxBufferedBytes: 1000 })
+    const idle = fakeConnection()
+    const reader = fakeConnection()
+    idle.reading = false
+    for (const connection of [idle, reader]) {
+      await service.receive(service.connect(connection), subscribe([1]))
+    }
+    const update = (price: number) =>
+      service.deliver({
+        type: 'lot',
+        lotId: 1,
+        price,
+        bidCount: 1,
+        endsAt: new Date(NOW).toISOString(),
+        status: 'live',
+        leader: null,
+      })
+
+    let price = 100
+    while (idle.bufferedAmount <= 1000) update((price += 10))
+    expect(idle.closedWith).toBe(1008)
+    const sentBeforeClose = idle.sent.length
+    update(price + 10)
+    expect(idle.sent).toHaveLength(sentBeforeClose)
+    // The socket that reads keeps everything coming.
+    expect(reader.closedWith).toBeNull()
+    expect(reader.sent).toHaveLength(sentBeforeClose + 1)
+  })
+
+  it('reads no snapshot for a socket that is backed up, and closes it instead', async () => {
+    const { reads, service } = setUp([buildLotRow({ id: 1 })], { maxBufferedBytes: 1000 })
+    const connection = fakeConnection()
+    const client = service.connect(connection)
+    connection.bufferedAmount = 1001
+    await service.receive(client, subscribe([1]))
+    expect(reads.lotQueries).toEqual([])
+    expect(connection.closedWith).toBe(1008)
+    expect(connection.sent).toEqual([])
+  })
+
+  it('drops a snapshot read for a socket that backed up while the read ran', async () => {
+    const { reads, service } = setUp([buildLotRow({ id: 1 })], { maxBufferedBytes: 1000 })
+    const connection = fakeConnection()
+    const client = service.connect(connection)
+    const lotsByIds = reads.lotsByIds.bind(reads)
+    reads.lotsByIds = (ids) => {
+      connection.bufferedAmount = 5000
+      return lotsByIds(ids)
+    }
+    await service.receive(client, subscribe([1]))
+    expect(reads.lotQueries).toEqual([[1]])
+    expect(connection.closedWith).toBe(1008)
+    expect(connection.sent).toEqual([])
   })
 })

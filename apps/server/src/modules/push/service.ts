@@ -19,7 +19,10 @@ export type PushReads = Pick<PushRepository, 'lotsByIds' | 'sessionBySidHash'>
 
 /** One socket as the service sees it; the route adapts the `ws` socket to this. */
 export interface PushConnection {
-  send(message: PushServerMessage): void
+  /** Sends one message, already serialised: an event for many sockets is stringified once. */
+  send(frame: string): void
+  /** Bytes queued for the network and not yet written (`ws` `bufferedAmount`). */
+  readonly bufferedAmount: number
   close(code: number, reason: string): void
 }
 
@@ -40,6 +43,8 @@ export interface PushClient {
 
 /** The socket was closed for sending too fast, again and again. */
 export const CLOSE_REASON_RATE = 'rate limited'
+/** The socket was closed for not reading what it was sent (its send buffer went over the limit). */
+export const CLOSE_REASON_BACKLOG = 'not reading'
 
 /**
  * The push role's use cases (DESIGN §4 "Realtime"): who a socket is, what it follows, the state it
@@ -56,7 +61,7 @@ export class PushService {
     private readonly reads: PushReads,
     private readonly clock: Clock,
     private readonly limits: PushLimits,
-    private readonly log?: Pick<FastifyBaseLogger, 'error'>,
+    private readonly log?: Pick<FastifyBaseLogger, 'error' | 'warn'>,
   ) {}
 
   connect(connection: PushConnection): PushClient {
@@ -125,8 +130,7 @@ export class PushService {
     if (!client.bucket.take(this.clock.now())) {
       client.refusals += 1
       if (client.refusals >= this.limits.refusalsBeforeClose) {
-        client.closed = true
-        client.connection.close(PUSH_CLOSE_POLICY, CLOSE_REASON_RATE)
+        this.close(client, CLOSE_REASON_RATE)
       } else {
         this.error(client, 'RATE_LIMITED')
       }
@@ -142,17 +146,27 @@ export class PushService {
     await this.sendUnsent(client)
   }
 
-  /** Sends an event to the sockets it concerns: a lot's followers, or one user's sockets. */
+  /**
+   * Sends an event to the sockets it concerns: a lot's followers, or one user's sockets. It runs
+   * inside the request that placed the bid, so the event is serialised once, not once per socket.
+   */
   deliver(event: PushEvent): void {
     switch (event.type) {
-      case 'lot':
-        for (const client of this.byLot.get(event.lotId) ?? []) this.send(client, event)
+      case 'lot': {
+        const followers = this.byLot.get(event.lotId)
+        if (!followers) return
+        const frame = JSON.stringify(event)
+        for (const client of followers) this.sendFrame(client, frame)
         return
+      }
       case 'outbid':
       case 'reminder': {
+        const sockets = this.byUser.get(event.userId)
+        if (!sockets) return
         // The user id routes the message; it is not part of what the client receives.
-        const { userId, ...message } = event
-        for (const client of this.byUser.get(userId) ?? []) this.send(client, message)
+        const { userId: _routedBy, ...message } = event
+        const frame = JSON.stringify(message)
+        for (const client of sockets) this.sendFrame(client, frame)
         return
       }
     }
@@ -209,10 +223,15 @@ export class PushService {
     client.snapshotting = true
     try {
       while (client.unsent.size > 0 && !client.closed) {
+        // A socket that is not reading gets no read on its behalf: it is closed instead.
+        if (this.backedUp(client)) return
         const lotIds = [...client.unsent]
         client.unsent.clear()
         try {
-          for (const lot of await this.snapshot(lotIds)) {
+          const lots = await this.snapshot(lotIds)
+          // Updates may have piled up on the socket while the read ran.
+          if (this.backedUp(client)) return
+          for (const lot of lots) {
             if (client.lots.has(lot.lotId)) this.send(client, lot)
           }
         } catch (error) {
@@ -231,7 +250,33 @@ export class PushService {
   }
 
   private send(client: PushClient, message: PushServerMessage): void {
-    if (!client.closed) client.connection.send(message)
+    if (!client.closed) this.sendFrame(client, JSON.stringify(message))
+  }
+
+  private sendFrame(client: PushClient, frame: string): void {
+    if (client.closed) return
+    client.connection.send(frame)
+    this.backedUp(client)
+  }
+
+  /**
+   * Whether the socket's send buffer is over the limit, closing it with 1008 when it is: its client
+   * keeps the socket open but does not read, and every update would stay in server memory.
+   */
+  private backedUp(client: PushClient): boolean {
+    if (client.closed) return true
+    if (client.connection.bufferedAmount <= this.limits.maxBufferedBytes) return false
+    this.log?.warn(
+      { bufferedAmount: client.connection.bufferedAmount },
+      'push: closing a socket that does not read',
+    )
+    this.close(client, CLOSE_REASON_BACKLOG)
+    return true
+  }
+
+  private close(client: PushClient, reason: string): void {
+    client.closed = true
+    client.connection.close(PUSH_CLOSE_POLICY, reason)
   }
 }
 
