@@ -4,6 +4,7 @@ import { Skeleton } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
 import { PageFrame } from '../../../components/page-frame'
 import { usePriceSteps } from '../api/get-price-steps'
+import styles from './rules-page.module.css'
 
 const yuan = (fen: number): string => formatFen(fen, 0)
 
@@ -19,17 +20,17 @@ export function RulesPage() {
   const steps = usePriceSteps()
   const items = t('rules.items', { returnObjects: true })
   return (
-    <PageFrame bodyClassName="rules-body">
-      <article className="rules">
-        <p className="rules-intro">{t('rules.intro')}</p>
-        <h2 className="rules-heading">{t('rules.stepsTitle')}</h2>
+    <PageFrame>
+      <article className={styles.rules}>
+        <p className={styles.intro}>{t('rules.intro')}</p>
+        <h2 className={styles.heading}>{t('rules.stepsTitle')}</h2>
         {/* Load failed only with nothing to show: a failed refetch keeps the last data. */}
         {steps.isPending ? (
           <Skeleton.Paragraph lineCount={6} animated />
         ) : steps.data === undefined ? (
-          <p className="rules-muted">{t('rules.stepsFailed')}</p>
+          <p className={styles.muted}>{t('rules.stepsFailed')}</p>
         ) : (
-          <table className="rules-steps" data-testid="price-steps">
+          <table className={styles.steps} data-testid="price-steps">
             <thead>
               <tr>
                 <th scope="col">{t('rules.stepsPrice')}</th>
@@ -46,15 +47,15 @@ export function RulesPage() {
                         ? t('rules.rangeBelow', { below: yuan(row.below) })
                         : t('rules.range', { from: yuan(row.from), to: yuan(row.below - 100) })}
                   </td>
-                  <td className="rules-step">{yuan(row.step)}</td>
+                  <td className={styles.step}>{yuan(row.step)}</td>
                 </tr>
               ))}
             </tbody>
           </table>
         )}
-        <p className="rules-muted">{t('rules.stepsNote')}</p>
-        <h2 className="rules-heading">{t('rules.itemsTitle')}</h2>
-        <ol className="rules-list">
+        <p className={styles.muted}>{t('rules.stepsNote')}</p>
+        <h2 className={styles.heading}>{t('rules.itemsTitle')}</h2>
+        <ol className={styles.list}>
           {items.map((item) => (
             <li key={item}>{item}</li>
           ))}
