@@ -27,6 +27,17 @@ function passportRoute(): Plugin {
   }
 }
 
+/**
+ * The API behind the dev server. The push socket is listed first (the first matching entry
+ * proxies an upgrade) and keeps the browser's Host, so Host and Origin name the same page and the
+ * server's same-host check passes, also for a phone on the LAN (http://192.168.x.y:5173). Origin
+ * is not rewritten: a foreign page's socket must still be refused.
+ */
+const devProxy = {
+  '/svc/push': { target: SERVER, ws: true },
+  '/svc': { target: SERVER, changeOrigin: true, ws: true },
+}
+
 export default defineConfig({
   plugins: [react(), passportRoute()],
   // npm hoists React 18 to the repo root for antd-mobile's peer range while this app has React 19
@@ -45,11 +56,6 @@ export default defineConfig({
       },
     },
   },
-  server: {
-    host: true,
-    proxy: { '/svc': { target: SERVER, changeOrigin: true, ws: true } },
-  },
-  preview: {
-    proxy: { '/svc': { target: SERVER, changeOrigin: true, ws: true } },
-  },
+  server: { host: true, proxy: devProxy },
+  preview: { proxy: devProxy },
 })

@@ -207,8 +207,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     prefix: '/svc/push',
     bus,
     service: new PushService(new PushRepository(database.db), clock, pushLimits, app.log),
+    clock,
     maxConnectionsPerIp: pushLimits.maxConnectionsPerIp,
-    allowedOrigins: parseOrigins([...SHOP_WEB_ORIGINS, ...(options.push?.allowedOrigins ?? [])]),
+    origins: {
+      allowed: parseOrigins([...SHOP_WEB_ORIGINS, ...(options.push?.allowedOrigins ?? [])]),
+      // Development: pages on this machine, whatever Host a dev proxy forwards (Vite, README).
+      loopback: options.env !== 'production',
+    },
+    proxyTrusted: (options.trustProxy ?? false) !== false,
   })
 
   await app.register(

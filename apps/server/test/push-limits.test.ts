@@ -97,3 +97,89 @@ describe('push role: origins and sockets per address', () => {
     for (const push of followers) await push.waitFor((m) => m.type === 'lot' && m.price === 12_300)
   })
 })
+
+/**
+ * The Vite dev server (README) proxies /svc with `changeOrigin`: the upgrade reaches the server with
+ * Host 127.0.0.1:8080 and the page's Origin http://localhost:5173. A reverse proxy that rewrites
+ * Host does the same.
+ */
+describe('push role: a dev proxy in front (Host is not the Origin)', () => {
+  const apps: TestApp[] = []
+  afterAll(async () => {
+    for (const app of apps) await app.close()
+  })
+  const start = async (env: 'development' | 'production') => {
+    const t = await createTestApp(sqlite!, { env })
+    apps.push(t)
+    return listen(t.app)
+  }
+
+  it('lets a page on this machine in during development', async () => {
+    const base = await start('development')
+    for (const origin of ['http://localhost:5173', 'http://[::1]:4173']) {
+      const push = await openPush(base, { origin })
+      await push.waitFor((m) => m.type === 'hello')
+      push.socket.terminate()
+    }
+  })
+
+  it('refuses it in production, where only the shop and configured origins may', async () => {
+    const base = await start('production')
+    await expect(openPush(base, { origin: 'http://localhost:5173' })).rejects.toThrow(
+      'Unexpected server response: 403',
+    )
+  })
+})
+
+/** Refusals behind a load balancer without TRUST_PROXY would otherwise be silent. */
+describe('push role: refusals are logged, a few lines a minute', () => {
+  let t: TestApp
+  let base: string
+  const lines: { level: number; msg: string; ip?: string; status?: number; skipped?: number }[] = []
+  const warnings = (text: string) => lines.filter((l) => l.level === 40 && l.msg.includes(text))
+  const open: PushInbox[] = []
+
+  beforeAll(async () => {
+    t = await createTestApp(sqlite!, {
+      env: 'production',
+      push: { limits: { maxConnectionsPerIp: 1 } },
+      logger: {
+        level: 'warn',
+        stream: { write: (line: string) => void lines.push(JSON.parse(line) as never) },
+      },
+    })
+    base = await listen(t.app)
+  })
+  afterAll(async () => {
+    for (const { socket } of open) socket.terminate()
+    await t.close()
+  })
+
+  it('warns once that X-Forwarded-For arrives while TRUST_PROXY is off', async () => {
+    const viaProxy = { headers: { 'x-forwarded-for': '203.0.113.7' } }
+    open.push(await openPush(base, viaProxy))
+    await expect(openPush(base, viaProxy)).rejects.toThrow('Unexpected server response: 429')
+    expect(warnings('TRUST_PROXY is off')).toHaveLength(1)
+  })
+
+  it('logs a refused upgrade at warn, at most once a minute per address and reason', async () => {
+    const before = warnings('upgrade refused').length
+    for (let i = 0; i < 5; i++) {
+      await expect(openPush(base)).rejects.toThrow('Unexpected server response: 429')
+      await expect(openPush(base, { origin: 'https://evil.example' })).rejects.toThrow(
+        'Unexpected server response: 403',
+      )
+    }
+    // This address's 429 line for the minute went out in the test above; the 403 gets its own.
+    const refused = warnings('upgrade refused').slice(before)
+    expect(refused.map((l) => l.status)).toEqual([403])
+    expect(refused[0]).toMatchObject({ ip: '127.0.0.1', status: 403, skipped: 0 })
+
+    t.clock.advance(60_000)
+    await expect(openPush(base)).rejects.toThrow('Unexpected server response: 429')
+    expect(warnings('upgrade refused').slice(before).at(-1)).toMatchObject({
+      status: 429,
+      skipped: 5,
+    })
+  })
+})

@@ -10,6 +10,21 @@ export const SHOP_WEB_ORIGINS: readonly string[] = [
   TEST_HOST,
 ].map((host) => `https://${host}`)
 
+/** Host names of this machine, as a developer's browser names them (`URL.hostname`). */
+const LOOPBACK_HOSTNAMES: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]'])
+
+export interface OriginRules {
+  /** Origins besides the request's own host whose pages may open a socket (normalised). */
+  allowed: ReadonlySet<string>
+  /**
+   * Development only: a page served from this machine (localhost, 127.0.0.1, [::1], any port) may
+   * open a socket whatever the Host header says. A dev server's proxy (Vite with `changeOrigin`)
+   * or a local reverse proxy rewrites Host to the target and leaves Origin alone; production stays
+   * strict, since a loopback origin there would be another program on the visitor's machine.
+   */
+  loopback: boolean
+}
+
 /**
  * Whether a WebSocket upgrade may proceed. Browsers send `Origin` on every upgrade and a page
  * cannot forge it, and the socket carries the user's cookies: without this check any site could
@@ -19,7 +34,7 @@ export const SHOP_WEB_ORIGINS: readonly string[] = [
 export function originAllowed(
   origin: string | undefined,
   requestHost: string,
-  allowed: ReadonlySet<string>,
+  rules: OriginRules,
 ): boolean {
   if (origin === undefined) return true
   let url: URL
@@ -29,7 +44,14 @@ export function originAllowed(
     // `null` (a sandboxed frame, a file) or junk.
     return false
   }
-  if (allowed.has(url.origin)) return true
+  if (rules.allowed.has(url.origin)) return true
+  if (
+    rules.loopback &&
+    (url.protocol === 'http:' || url.protocol === 'https:') &&
+    LOOPBACK_HOSTNAMES.has(url.hostname)
+  ) {
+    return true
+  }
   return requestHost !== '' && url.host.toLowerCase() === requestHost.toLowerCase()
 }
 
