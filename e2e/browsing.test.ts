@@ -27,7 +27,7 @@ describe('browsing', () => {
     const page = await context.newPage()
     await page.goto('/')
     await page.locator('[data-testid=special-list] [data-special-id]').first().waitFor()
-    await page.locator('[data-testid=buying-list] .lot-card').first().waitFor()
+    await page.locator('[data-testid=buying-list] [data-testid=lot-card]').first().waitFor()
 
     // Scroll until the last special is on screen, well below the top.
     await page.evaluate(`(() => {
@@ -45,7 +45,7 @@ describe('browsing', () => {
     await page.waitForURL((url) => url.pathname === '/specialDetail')
     expect(new URL(page.url()).searchParams.get('id')).toBe(specialId)
 
-    const lot = page.locator('[data-testid=special-lots] .lot-card').nth(1)
+    const lot = page.locator('[data-testid=special-lots] [data-testid=lot-card]').nth(1)
     await lot.waitFor()
     const lotId = await lot.getAttribute('data-lot-id')
     await lot.click()
@@ -79,7 +79,9 @@ describe('browsing', () => {
       if (path.startsWith('/svc/main/special/')) specialCalls.push(path)
     })
     await page.goto(`/specialDetail?id=${specialId}`)
-    const card = page.locator(`[data-testid=special-lots] .lot-card[data-lot-id="${lotId}"]`)
+    const card = page.locator(
+      `[data-testid=special-lots] [data-testid=lot-card][data-lot-id="${lotId}"]`,
+    )
     await card.click()
     await page.waitForURL((url) => url.pathname === '/productDetail')
     await page.locator(`.item-detail[data-lot-id="${lotId}"]`).waitFor()
@@ -89,7 +91,9 @@ describe('browsing', () => {
     expect(await toasts()).toEqual([])
 
     await page.goBack()
-    await page.locator(`[data-testid=special-lots] .lot-card[data-lot-id="${lotId}"]`).waitFor()
+    await page
+      .locator(`[data-testid=special-lots] [data-testid=lot-card][data-lot-id="${lotId}"]`)
+      .waitFor()
     expect(specialCalls.every((path) => path === `/svc/main/special/${specialId}`)).toBe(true)
     await context.close()
   })
@@ -104,7 +108,9 @@ describe('browsing', () => {
     await page.waitForURL((url) => url.pathname === '/categoryDetail')
     expect(new URL(page.url()).searchParams.get('keyword')).toBe('袁大头')
 
-    const hit = page.locator('[data-testid=results] .lot-card', { hasText: '袁世凯像' }).first()
+    const hit = page
+      .locator('[data-testid=results] [data-testid=lot-card]', { hasText: '袁世凯像' })
+      .first()
     await hit.waitFor()
     const lotId = await hit.getAttribute('data-lot-id')
 

@@ -17,6 +17,9 @@ export interface CountdownProps extends Timed {
   /** Text once over, e.g. 已结拍 for a lot; 已结束 by default. */
   endedText?: string
   className?: string
+  /** Restyle the 距结束 label and the time for a caller's background (the price band, a hero). */
+  labelClassName?: string
+  timeClassName?: string
 }
 
 /**
@@ -29,14 +32,17 @@ export function Countdown({
   closed = false,
   endedText,
   className,
+  labelClassName,
+  timeClassName,
 }: CountdownProps) {
   const { t } = useTranslation()
   const locale = useLocale()
   const { active } = useKeepAliveContext()
   const now = useServerNow(active && !closed)
-  // The plain countdown / countdown-label / countdown-time classes are stable hooks: the special hero
-  // and the price band restyle them from global.css, and e2e reads the time, until auction moves.
+  // HOOK: the plain countdown classes stay until the price band leaves global.css.
   const classes = [styles.countdown, 'countdown', className ?? '']
+  const label = [styles.label, 'countdown-label', labelClassName ?? ''].join(' ').trim()
+  const time = [styles.time, 'countdown-time', timeClassName ?? ''].join(' ').trim()
   if (closed) {
     return (
       <span className={[...classes, styles.ended].join(' ')}>
@@ -47,8 +53,10 @@ export function Countdown({
   if (now === undefined) {
     return (
       <span className={classes.join(' ')}>
-        <span className={`${styles.label} countdown-label`}>{t('countdown.toEnd')}</span>
-        <span className={`${styles.time} countdown-time`}>--:--:--</span>
+        <span className={label}>{t('countdown.toEnd')}</span>
+        <span className={time} data-testid="countdown-time">
+          --:--:--
+        </span>
       </span>
     )
   }
@@ -66,10 +74,12 @@ export function Countdown({
   else if (isUrgent(remaining)) classes.push(styles.urgent)
   return (
     <span className={classes.join(' ')} role="timer">
-      <span className={`${styles.label} countdown-label`}>
+      <span className={label}>
         {phase === 'upcoming' ? t('countdown.toStart') : t('countdown.toEnd')}
       </span>
-      <span className={`${styles.time} countdown-time`}>{formatCountdown(remaining, locale)}</span>
+      <span className={time} data-testid="countdown-time">
+        {formatCountdown(remaining, locale)}
+      </span>
     </span>
   )
 }

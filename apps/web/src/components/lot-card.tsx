@@ -13,16 +13,23 @@ import styles from './lot-card.module.css'
  * A lot in a list: photo, title, grade, current (or start) price, bids and its countdown; `extra`
  * adds lines of the caller's own (my highest bid, my proxy maximum) under them.
  */
-// The plain lot-card class is a stable hook: e2e selects it, and the watchlist's rule in global.css
-// does until auction moves to CSS Modules.
-export function LotCard({ lot, extra }: { lot: LotCardData; extra?: ReactNode }) {
+export function LotCard({
+  lot,
+  extra,
+  className,
+}: {
+  lot: LotCardData
+  extra?: ReactNode
+  className?: string
+}) {
   const { t } = useTranslation()
   const closed = isLotClosed(lot)
   const price = shownPrice(lot)
   return (
     <Link
-      className={`${styles.card} lot-card`}
+      className={className ? `${styles.card} lot-card ${className}` : `${styles.card} lot-card`}
       to={`/productDetail?id=${lot.id}`}
+      data-testid="lot-card"
       data-lot-id={lot.id}
     >
       <div className={styles.media}>
@@ -57,7 +64,7 @@ export function LotCard({ lot, extra }: { lot: LotCardData; extra?: ReactNode })
 
 export function LotCardSkeleton() {
   return (
-    <div className={`${styles.card} lot-card`} aria-hidden="true">
+    <div className={styles.card} aria-hidden="true">
       <Skeleton className={styles.media} animated />
       <div className={styles.info}>
         <Skeleton.Paragraph lineCount={3} animated />
@@ -66,13 +73,22 @@ export function LotCardSkeleton() {
   )
 }
 
+/** Lot cards one under another (home, search results, a special's lots). */
+export function LotList({ children, testId }: { children: ReactNode; testId?: string }) {
+  return (
+    <div className={styles.list} data-testid={testId}>
+      {children}
+    </div>
+  )
+}
+
 /** A list's placeholder while its first page loads. */
 export function LotListSkeleton({ count }: { count: number }) {
   return (
-    <div className="lot-list">
+    <LotList>
       {Array.from({ length: count }, (_, i) => (
         <LotCardSkeleton key={i} />
       ))}
-    </div>
+    </LotList>
   )
 }

@@ -3,6 +3,7 @@ import { formatChinaDate } from '@numisma/contracts/dates'
 import { useTranslation } from 'react-i18next'
 import { Countdown } from '../../../components/countdown'
 import { SpecialStatusTag } from '../../../components/special-status-tag'
+import styles from './special-header.module.css'
 
 /** When the last lot of a special closes: lots end one after another (staggered close). */
 export function lastLotEnd(special: Pick<SpecialDetail, 'endsAt' | 'lots'>): string {
@@ -18,22 +19,23 @@ export function SpecialHeader({ special }: { special: SpecialDetail }) {
   const { t } = useTranslation()
   const lastEnd = lastLotEnd(special)
   return (
-    <header className="special-header">
-      <div className="special-hero">
-        <div className="special-hero-text">
+    <header className={styles.header}>
+      <div className={styles.hero}>
+        <div className={styles.text}>
           <SpecialStatusTag status={special.status} />
-          <h1 className="special-hero-title">{special.title}</h1>
-          {special.subtitle ? <p className="special-hero-subtitle">{special.subtitle}</p> : null}
+          <h1 className={styles.title}>{special.title}</h1>
+          {special.subtitle ? <p className={styles.subtitle}>{special.subtitle}</p> : null}
           <Countdown
             startsAt={special.startsAt}
             endsAt={lastEnd}
             closed={special.status === 'ended'}
-            className="special-hero-countdown"
+            className={styles.countdown}
+            timeClassName={styles.countdownTime}
           />
         </div>
-        <img className="special-hero-cover" src={special.cover} alt="" />
+        <img className={styles.cover} src={special.cover} alt="" />
       </div>
-      <dl className="special-facts">
+      <dl className={styles.facts}>
         <div>
           <dt>{t('special.lots')}</dt>
           <dd>{special.lotCount}</dd>
@@ -51,7 +53,7 @@ export function SpecialHeader({ special }: { special: SpecialDetail }) {
           <dd>{formatChinaDate(special.endsAt, 'MM-DD HH:mm')}</dd>
         </div>
       </dl>
-      <div className="special-notes">
+      <div className={styles.notes}>
         <p>
           {t('special.schedule', {
             start: formatChinaDate(special.startsAt, DATE),
@@ -59,14 +61,14 @@ export function SpecialHeader({ special }: { special: SpecialDetail }) {
             last: formatChinaDate(lastEnd, DATE),
           })}
         </p>
-        <p className="special-softclose">
+        <p className={styles.softClose}>
           {t('special.softClose', {
             window: Math.round(special.softCloseWindowSeconds / 60),
             extend: Math.round(special.softCloseExtendSeconds / 60),
             stagger: special.staggerSeconds,
           })}
         </p>
-        {special.description ? <p className="special-description">{special.description}</p> : null}
+        {special.description ? <p className={styles.description}>{special.description}</p> : null}
       </div>
     </header>
   )

@@ -3,11 +3,12 @@ import { useTranslation } from 'react-i18next'
 import { useSearchParams } from 'react-router'
 import { EmptyState } from '../../../components/empty-state'
 import { LoadFailed } from '../../../components/load-failed'
-import { LotCard, LotCardSkeleton } from '../../../components/lot-card'
+import { LotCard, LotList, LotListSkeleton } from '../../../components/lot-card'
 import { PageFrame } from '../../../components/page-frame'
 import { positiveId } from '../../../lib/query-param'
 import { useSpecial } from '../api/get-special'
 import { SpecialHeader } from '../components/special-header'
+import styles from './special-detail-page.module.css'
 
 /** /specialDetail?id=: the special's header and its lots in lot order (kept alive). */
 export function SpecialDetailPage() {
@@ -25,7 +26,7 @@ export function SpecialDetailPage() {
   }
 
   return (
-    <PageFrame bodyClassName="special-body">
+    <PageFrame>
       <PullToRefresh
         onRefresh={async () => {
           await special.refetch()
@@ -34,32 +35,28 @@ export function SpecialDetailPage() {
         {/* Load failed only with nothing to show: a failed refetch keeps the last data. */}
         {special.isPending ? (
           <>
-            <Skeleton animated className="special-hero-skeleton" />
-            <div className="lot-list">
-              {Array.from({ length: 4 }, (_, i) => (
-                <LotCardSkeleton key={i} />
-              ))}
-            </div>
+            <Skeleton animated className={styles.heroSkeleton} />
+            <LotListSkeleton count={4} />
           </>
         ) : special.data === undefined ? (
           <LoadFailed onRetry={() => special.refetch()} />
         ) : (
           <>
             <SpecialHeader special={special.data} />
-            <h2 className="list-heading">
+            <h2 className={styles.listHeading}>
               {t('special.lotList')}
-              <span className="list-heading-count">
+              <span className={styles.listCount}>
                 {t('special.lotCount', { count: special.data.lots.length })}
               </span>
             </h2>
             {special.data.lots.length === 0 ? (
               <EmptyState description={t('special.noLots')} />
             ) : (
-              <div className="lot-list" data-testid="special-lots">
+              <LotList testId="special-lots">
                 {special.data.lots.map((lot) => (
                   <LotCard key={lot.id} lot={lot} />
                 ))}
-              </div>
+              </LotList>
             )}
           </>
         )}

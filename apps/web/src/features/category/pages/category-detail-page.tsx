@@ -7,7 +7,7 @@ import { useSearchParams } from 'react-router'
 import { EmptyState } from '../../../components/empty-state'
 import { InfiniteListEnd } from '../../../components/infinite-list-end'
 import { LoadFailed } from '../../../components/load-failed'
-import { LotCard, LotListSkeleton } from '../../../components/lot-card'
+import { LotCard, LotList, LotListSkeleton } from '../../../components/lot-card'
 import { MallCard, MallGrid, MallGridSkeleton } from '../../../components/mall-card'
 import { PageFrame } from '../../../components/page-frame'
 import { localName } from '../../../lib/local-name'
@@ -150,7 +150,7 @@ function LotResults({ state }: { state: SearchState }) {
   return (
     <>
       <ResultCount total={query.data.pages[0]?.total ?? lots.length} />
-      <div className="lot-list" data-testid="results">
+      <LotList testId="results">
         {lots.map((lot) => (
           <LotCard key={lot.id} lot={lot} />
         ))}
@@ -158,7 +158,7 @@ function LotResults({ state }: { state: SearchState }) {
           hasMore={query.hasNextPage}
           loadMore={() => fetchNextOrThrow(query.fetchNextPage)}
         />
-      </div>
+      </LotList>
     </>
   )
 }

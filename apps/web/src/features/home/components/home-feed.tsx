@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { EmptyState } from '../../../components/empty-state'
 import { InfiniteListEnd } from '../../../components/infinite-list-end'
 import { LoadFailed } from '../../../components/load-failed'
-import { LotCard, LotListSkeleton } from '../../../components/lot-card'
+import { LotCard, LotList, LotListSkeleton } from '../../../components/lot-card'
 import { MallCard, MallGrid, MallGridSkeleton } from '../../../components/mall-card'
 import { fetchNextOrThrow } from '../../../lib/paging'
 import { useSearchLots } from '../../../lib/catalog/search-lots'
@@ -47,7 +47,7 @@ function BuyingList() {
   const lots = query.data.pages.flatMap((p) => p.data)
   if (lots.length === 0) return <EmptyState description={t('home.emptyBuying')} />
   return (
-    <div className="lot-list" data-testid="buying-list">
+    <LotList testId="buying-list">
       {lots.map((lot) => (
         <LotCard key={lot.id} lot={lot} />
       ))}
@@ -55,7 +55,7 @@ function BuyingList() {
         hasMore={query.hasNextPage}
         loadMore={() => fetchNextOrThrow(query.fetchNextPage)}
       />
-    </div>
+    </LotList>
   )
 }
 
