@@ -19,8 +19,14 @@ async function main(): Promise<void> {
     poolSize: config.databasePoolSize,
     sqliteFile: path.join(config.dataDir, 'numisma.db'),
   })
-  // REDIS_URL: pushes fan out across instances; without it, in-process (one instance).
-  const bus = config.redisUrl ? await createRedisEventBus(config.redisUrl) : undefined
+  // REDIS_URL: pushes fan out across instances; without it, in-process (one instance). The bus
+  // is made before the app (the push role subscribes to it as it registers) and the logger with
+  // the app, so its errors (a failed publish, a malformed message) go to stderr until the app's
+  // logger exists, a moment later, and to that logger from then on.
+  let reportBusError = (error: unknown) => console.error('redis push bus error', error)
+  const bus = config.redisUrl
+    ? await createRedisEventBus(config.redisUrl, (error) => reportBusError(error))
+    : undefined
   const app = await buildApp({
     bus,
     database,
@@ -45,6 +51,7 @@ async function main(): Promise<void> {
     // A 5,000-yuan deposit for each new demo account (× QUOTA_MULTIPLIER = its bidding quota).
     demoDeposit: config.seed === 'demo' && config.env !== 'production' ? 500_000 : 0,
   })
+  reportBusError = (error) => app.log.error({ err: error }, 'redis push bus error')
   const staff = await new StaffService(new StaffRepository(database.db), systemClock).bootstrap(
     config.adminPassword,
   )
