@@ -51,7 +51,7 @@ describe('browsing', () => {
     await lot.click()
     await page.waitForURL((url) => url.pathname === '/productDetail')
     expect(new URL(page.url()).searchParams.get('id')).toBe(lotId)
-    await page.locator(`.item-detail[data-lot-id="${lotId}"]`).waitFor()
+    await page.locator(`[data-testid=item-detail][data-lot-id="${lotId}"]`).waitFor()
 
     await page.goBack()
     await page.waitForURL((url) => url.pathname === '/specialDetail')
@@ -84,7 +84,7 @@ describe('browsing', () => {
     )
     await card.click()
     await page.waitForURL((url) => url.pathname === '/productDetail')
-    await page.locator(`.item-detail[data-lot-id="${lotId}"]`).waitFor()
+    await page.locator(`[data-testid=item-detail][data-lot-id="${lotId}"]`).waitFor()
     await page.waitForLoadState('networkidle')
     // The special stays kept alive behind the lot: it asked for itself once, and nothing else.
     expect(specialCalls).toEqual([`/svc/main/special/${specialId}`])
@@ -120,10 +120,10 @@ describe('browsing', () => {
     await page.waitForURL((url) => url.pathname === '/productDetail')
     const lot = (await (await detail).json()).data
     expect(lot.title).toContain('袁世凯像')
-    await page.locator('.item-title', { hasText: lot.title }).waitFor()
-    const badge = page.locator('.item-card [data-testid=grade-badge]').first()
+    await page.locator('[data-testid=item-title]', { hasText: lot.title }).waitFor()
+    const badge = page.locator('[data-testid=item-detail] [data-testid=grade-badge]').first()
     await expect.poll(() => badge.innerText()).toContain(gradeName(lot.gradeCode))
-    const time = page.locator('.price-band .countdown-time')
+    const time = page.locator('[data-testid=price-band] [data-testid=countdown-time]')
     await expect.poll(() => time.innerText()).toMatch(/^(?:\d+天 )?\d{2}:\d{2}:\d{2}$/)
     const first = await time.innerText()
     await expect.poll(() => time.innerText(), { timeout: 3000 }).not.toBe(first)

@@ -77,7 +77,7 @@ describe('closed lots', () => {
     expect(await result.innerText()).toContain('恭喜拍得')
     const pay = w.page.locator('[data-testid=pay-link]')
     expect(await pay.getAttribute('href')).toBe('/order/list?tab=pay')
-    await w.page.locator('.item-title').waitFor()
+    await w.page.locator('[data-testid=item-title]').waitFor()
     expect(await flat(w.page)).not.toContain('您当前领先')
     await screenshot(w.page, 'lot-won')
     await pay.click()
@@ -93,7 +93,7 @@ describe('closed lots', () => {
       .toBe('lost')
     expect(await flat(l.page, '[data-testid=lot-result]')).toContain('未拍得')
     expect(await flat(l.page, '[data-testid=bid-bar]')).toContain('成交价¥710.00')
-    await l.page.locator('.item-title').waitFor()
+    await l.page.locator('[data-testid=item-title]').waitFor()
     await screenshot(l.page, 'lot-lost')
 
     // A lot whose highest bid missed the reserve: unsold, its start price, and that bid said as such.
@@ -114,7 +114,7 @@ describe('closed lots', () => {
     await expect
       .poll(() => page.locator('[data-testid=lot-result]').getAttribute('data-outcome'))
       .toBe('unsold')
-    await page.locator('.item-title').waitFor()
+    await page.locator('[data-testid=item-title]').waitFor()
     const text = await flat(page)
     expect(await flat(page, '[data-testid=bid-bar]')).toContain('起拍价¥1,120.00')
     expect(text).toContain('流拍')

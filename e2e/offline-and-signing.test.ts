@@ -49,7 +49,7 @@ describe('offline (spec §5)', () => {
     const { context, page, user } = await signedInContext(browser)
     await creditDeposit(staff, user, 100_000)
     await page.goto(`/productDetail?id=${lotId}`)
-    await page.locator(`.item-detail[data-lot-id="${lotId}"]`).waitFor()
+    await page.locator(`[data-testid=item-detail][data-lot-id="${lotId}"]`).waitFor()
     await page.locator('[data-testid=bid-submit]:not([disabled])').waitFor()
     await page.waitForLoadState('networkidle')
 
@@ -65,7 +65,9 @@ describe('offline (spec §5)', () => {
     // Nothing else may follow: no refetch alert, no "加载失败" in place of the lot.
     await page.waitForTimeout(1500)
     expect(alerts).toHaveLength(1)
-    await page.locator(`.item-detail[data-lot-id="${lotId}"] .item-title`).waitFor()
+    await page
+      .locator(`[data-testid=item-detail][data-lot-id="${lotId}"] [data-testid=item-title]`)
+      .waitFor()
     expect(await page.getByText('加载失败').count()).toBe(0)
     expect(await page.locator('[data-testid=bid-bar]').count()).toBe(1)
     await context.close()

@@ -47,7 +47,7 @@ describe('ending-soon reminders', () => {
     await notice.locator('[data-testid=reminder-link]').click()
     await page.waitForURL((url) => url.pathname === '/productDetail')
     expect(new URL(page.url()).searchParams.get('id')).toBe(String(lotId))
-    await page.locator(`.item-detail[data-lot-id="${lotId}"]`).waitFor()
+    await page.locator(`[data-testid=item-detail][data-lot-id="${lotId}"]`).waitFor()
     expect(await page.locator('[data-testid=reminders]').count()).toBe(0)
     await context.close()
   })

@@ -39,10 +39,9 @@ export function Countdown({
   const locale = useLocale()
   const { active } = useKeepAliveContext()
   const now = useServerNow(active && !closed)
-  // HOOK: the plain countdown classes stay until the price band leaves global.css.
-  const classes = [styles.countdown, 'countdown', className ?? '']
-  const label = [styles.label, 'countdown-label', labelClassName ?? ''].join(' ').trim()
-  const time = [styles.time, 'countdown-time', timeClassName ?? ''].join(' ').trim()
+  const classes = [styles.countdown, className ?? '']
+  const label = [styles.label, labelClassName ?? ''].join(' ').trim()
+  const time = [styles.time, timeClassName ?? ''].join(' ').trim()
   if (closed) {
     return (
       <span className={[...classes, styles.ended].join(' ')}>

@@ -1,14 +1,16 @@
 import { Skeleton } from 'antd-mobile'
+import { ItemCard, ItemDetail } from './item-detail'
+import styles from './detail-skeleton.module.css'
 
 /** The photo-and-card outline a lot or mall item page shows while it loads. */
 export function DetailSkeleton() {
   return (
-    <div className="item-detail" aria-busy="true">
-      <Skeleton animated className="photo-gallery-skeleton" />
-      <div className="item-card">
+    <ItemDetail aria-busy="true">
+      <Skeleton animated className={styles.gallery} />
+      <ItemCard>
         <Skeleton.Title animated />
         <Skeleton.Paragraph lineCount={4} animated />
-      </div>
-    </div>
+      </ItemCard>
+    </ItemDetail>
   )
 }

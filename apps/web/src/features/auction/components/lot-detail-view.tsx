@@ -7,6 +7,15 @@ import { useNavigate } from 'react-router'
 import { Countdown } from '../../../components/countdown'
 import { GradeBadge } from '../../../components/grade-badge'
 import { ItemFact } from '../../../components/item-fact'
+import {
+  ItemCard,
+  ItemCert,
+  ItemDescription,
+  ItemDetail,
+  ItemFacts,
+  ItemHeading,
+  ItemTags,
+} from '../../../components/item-detail'
 import { PhotoGallery } from '../../../components/photo-gallery'
 import { Price } from '../../../components/price'
 import { inBackground } from '../../../lib/background'
@@ -14,6 +23,7 @@ import { isLotClosed, shownPrice } from '../../../lib/lot-outcome'
 import { useLocale } from '../../../lib/use-locale'
 import { stepAt } from '@numisma/domain/increments'
 import { usePriceSteps } from '../api/get-price-steps'
+import styles from './lot-detail-view.module.css'
 
 const DATE = 'YYYY-MM-DD HH:mm:ss'
 
@@ -30,39 +40,39 @@ export function LotDetailView({ lot }: { lot: LotDetail }) {
       ? stepAt(lot.price ?? lot.startPrice, steps.data)
       : undefined
   const images = lot.images.length > 0 ? lot.images : [lot.image]
+  const band = closed ? styles.closed : lot.status === 'preview' ? styles.preview : ''
 
   return (
-    <article className="item-detail" data-lot-id={lot.id}>
+    <ItemDetail data-lot-id={lot.id}>
       <PhotoGallery images={images} title={lot.title} />
 
-      <div className={`price-band price-band-${closed ? 'closed' : lot.status}`}>
-        <div className="price-band-main">
-          <span className="price-band-label">{t(shown.labelKey)}</span>
-          <Price fen={shown.fen} size="lg" className="price-band-price" />
+      <div className={`${styles.priceBand} ${band}`} data-testid="price-band">
+        <div className={styles.bandMain}>
+          <span className={styles.bandLabel}>{t(shown.labelKey)}</span>
+          <Price fen={shown.fen} size="lg" className={styles.price} />
         </div>
-        <div className="price-band-side">
-          <span className="price-band-status">{t(`lot.status.${lot.status}`)}</span>
+        <div className={styles.bandSide}>
+          <span className={styles.bandStatus}>{t(`lot.status.${lot.status}`)}</span>
           <Countdown
             startsAt={lot.startsAt}
             endsAt={lot.endsAt}
             closed={closed}
             // The tag beside it already says sold or unsold.
             endedText={t('lot.status.ended')}
-            className="price-band-countdown"
+            className={styles.countdown}
+            labelClassName={styles.countdownLabel}
+            timeClassName={styles.countdownTime}
           />
         </div>
       </div>
 
-      <section className="item-card">
-        <h1 className="item-title">{lot.title}</h1>
-        {lot.subtitle ? <p className="item-subtitle">{lot.subtitle}</p> : null}
-        <div className="item-tags">
+      <ItemCard>
+        <ItemHeading title={lot.title} subtitle={lot.subtitle} />
+        <ItemTags>
           <GradeBadge gradeCode={lot.gradeCode} gradingService={lot.gradingService} />
-          {lot.certNo ? (
-            <span className="item-cert">{t('item.certNo', { no: lot.certNo })}</span>
-          ) : null}
-        </div>
-        <div className="item-tags">
+          <ItemCert certNo={lot.certNo} />
+        </ItemTags>
+        <ItemTags>
           {lot.hasReserve ? (
             <Tag color={lot.reserveMet ? 'success' : 'warning'} fill="outline">
               {lot.reserveMet ? t('lot.reserveMet') : t('lot.reserveNotMet')}
@@ -78,8 +88,8 @@ export function LotDetailView({ lot }: { lot: LotDetail }) {
             </Tag>
           ) : null}
           {lot.leading && !closed ? <Tag color="success">{t('lot.leading')}</Tag> : null}
-        </div>
-        <dl className="item-stats">
+        </ItemTags>
+        <dl className={styles.stats}>
           <div>
             <dt>{t('lot.startPrice')}</dt>
             <dd>
@@ -92,17 +102,17 @@ export function LotDetailView({ lot }: { lot: LotDetail }) {
           </div>
           <div>
             <dt>{t('lot.bids')}</dt>
-            <dd className="item-stats-count">{lot.bidCount}</dd>
+            <dd className={styles.statsCount}>{lot.bidCount}</dd>
           </div>
         </dl>
         {lot.myMax !== null ? (
-          <p className="item-mymax">
+          <p className={styles.myMax}>
             {t('lot.myMax')} <Price fen={lot.myMax} size="sm" />
           </p>
         ) : null}
-      </section>
+      </ItemCard>
 
-      <List className="item-links">
+      <List className={styles.links}>
         <List.Item
           onClick={() => inBackground(navigate(`/productHistory?id=${lot.id}`))}
           extra={t('lot.bidCount', { count: lot.bidCount })}
@@ -118,9 +128,8 @@ export function LotDetailView({ lot }: { lot: LotDetail }) {
         <List.Item onClick={() => inBackground(navigate('/rules'))}>{t('lot.rules')}</List.Item>
       </List>
 
-      <section className="item-card">
-        <h2 className="item-section-title">{t('item.facts')}</h2>
-        <dl className="item-facts">
+      <ItemCard title={t('item.facts')}>
+        <ItemFacts>
           <ItemFact label={t('lot.lotNoLabel')} value={t('lot.lotNo', { no: lot.lotNo })} />
           <ItemFact
             label={t('item.grade')}
@@ -137,21 +146,16 @@ export function LotDetailView({ lot }: { lot: LotDetail }) {
           />
           <ItemFact label={t('lot.startsAt')} value={formatChinaDate(lot.startsAt, DATE)} />
           <ItemFact label={t('lot.endsAt')} value={formatChinaDate(lot.endsAt, DATE)} />
-        </dl>
-        <p className="item-note">
+        </ItemFacts>
+        <p className={styles.note}>
           {t('lot.softCloseNote', {
             window: Math.round(lot.softCloseWindowSeconds / 60),
             extend: Math.round(lot.softCloseExtendSeconds / 60),
           })}
         </p>
-      </section>
+      </ItemCard>
 
-      {lot.description ? (
-        <section className="item-card">
-          <h2 className="item-section-title">{t('item.description')}</h2>
-          <p className="item-description">{lot.description}</p>
-        </section>
-      ) : null}
-    </article>
+      <ItemDescription text={lot.description} />
+    </ItemDetail>
   )
 }

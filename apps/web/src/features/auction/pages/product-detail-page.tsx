@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { useSearchParams } from 'react-router'
 import { DetailSkeleton } from '../../../components/detail-skeleton'
 import { EmptyState } from '../../../components/empty-state'
+import { itemPageBodyClassName } from '../../../components/item-detail'
 import { LoadFailed } from '../../../components/load-failed'
 import { PageFrame } from '../../../components/page-frame'
 import { positiveId } from '../../../lib/query-param'
@@ -31,7 +32,7 @@ function LotPage({ id }: { id: number | undefined }) {
   }
   return (
     <PageFrame
-      bodyClassName="item-body"
+      bodyClassName={itemPageBodyClassName}
       right={<WatchButton lotId={id} />}
       footer={lot.data ? <BidBar lot={lot.data} /> : undefined}
     >

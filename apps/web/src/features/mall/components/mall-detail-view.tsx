@@ -3,6 +3,15 @@ import { gradeName, hasGrade } from '@numisma/contracts/grades'
 import { Tag } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
 import { GradeBadge } from '../../../components/grade-badge'
+import {
+  ItemCard,
+  ItemCert,
+  ItemDescription,
+  ItemDetail,
+  ItemFacts,
+  ItemHeading,
+  ItemTags,
+} from '../../../components/item-detail'
 import { ItemFact } from '../../../components/item-fact'
 import { PhotoGallery } from '../../../components/photo-gallery'
 import { Price } from '../../../components/price'
@@ -15,22 +24,19 @@ export function MallDetailView({ item }: { item: MallItemDetail }) {
   const locale = useLocale()
   const images = item.images.length > 0 ? item.images : [item.image]
   return (
-    <article className="item-detail" data-product-no={item.productNo}>
+    <ItemDetail data-product-no={item.productNo}>
       <PhotoGallery images={images} title={item.title} />
-      <section className="item-card">
+      <ItemCard>
         <div className={styles.priceRow}>
           <Price fen={item.price} size="lg" muted={!item.onSale || item.stock <= 0} />
           <span className={styles.sold}>{t('mall.sold', { count: item.sold })}</span>
         </div>
-        <h1 className="item-title">{item.title}</h1>
-        {item.subtitle ? <p className="item-subtitle">{item.subtitle}</p> : null}
-        <div className="item-tags">
+        <ItemHeading title={item.title} subtitle={item.subtitle} />
+        <ItemTags>
           <GradeBadge gradeCode={item.gradeCode} gradingService={item.gradingService} />
-          {item.certNo ? (
-            <span className="item-cert">{t('item.certNo', { no: item.certNo })}</span>
-          ) : null}
-        </div>
-        <div className="item-tags">
+          <ItemCert certNo={item.certNo} />
+        </ItemTags>
+        <ItemTags>
           {!item.onSale ? (
             <Tag color="default">{t('mall.offSale')}</Tag>
           ) : item.stock <= 0 ? (
@@ -50,11 +56,10 @@ export function MallDetailView({ item }: { item: MallItemDetail }) {
               {t('item.exportBanned')}
             </Tag>
           ) : null}
-        </div>
-      </section>
-      <section className="item-card">
-        <h2 className="item-section-title">{t('item.facts')}</h2>
-        <dl className="item-facts">
+        </ItemTags>
+      </ItemCard>
+      <ItemCard title={t('item.facts')}>
+        <ItemFacts>
           <ItemFact label={t('mall.productNo')} value={item.productNo} />
           <ItemFact
             label={t('item.grade')}
@@ -82,14 +87,9 @@ export function MallDetailView({ item }: { item: MallItemDetail }) {
             label={t('item.export')}
             value={item.exportBanned ? t('item.exportBanned') : t('item.exportAllowed')}
           />
-        </dl>
-      </section>
-      {item.description ? (
-        <section className="item-card">
-          <h2 className="item-section-title">{t('item.description')}</h2>
-          <p className="item-description">{item.description}</p>
-        </section>
-      ) : null}
-    </article>
+        </ItemFacts>
+      </ItemCard>
+      <ItemDescription text={item.description} />
+    </ItemDetail>
   )
 }

@@ -1,6 +1,8 @@
-import { Button, PullToRefresh } from 'antd-mobile'
+import { PullToRefresh } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
+import { ActionBarButton } from '../../../components/action-bar-button'
 import { DetailSkeleton } from '../../../components/detail-skeleton'
+import { itemPageBodyClassName } from '../../../components/item-detail'
 import { LoadFailed } from '../../../components/load-failed'
 import { PageFrame } from '../../../components/page-frame'
 import { useMallItem } from '../api/get-mall-item'
@@ -11,16 +13,16 @@ export function MallItemPage({ productNo }: { productNo: string }) {
   const { t } = useTranslation()
   const item = useMallItem(productNo)
   const footer = item.data ? (
-    <Button block disabled color="primary" className="action-bar-button">
+    <ActionBarButton block disabled color="primary">
       {!item.data.onSale
         ? t('mall.offSale')
         : item.data.stock <= 0
           ? t('mall.soldOut')
           : t('mall.buySoon')}
-    </Button>
+    </ActionBarButton>
   ) : undefined
   return (
-    <PageFrame bodyClassName="item-body" footer={footer}>
+    <PageFrame bodyClassName={itemPageBodyClassName} footer={footer}>
       <PullToRefresh
         onRefresh={async () => {
           await item.refetch()
