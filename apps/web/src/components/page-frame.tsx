@@ -15,6 +15,8 @@ export interface PageFrameProps {
   right?: ReactNode
   /** Fixed content above the tab bar / safe area (e.g. a submit button). */
   footer?: ReactNode
+  /** Added to the footer's own class (e.g. the lot page's shadow above its bid bar). */
+  footerClassName?: string
   bodyClassName?: string
 }
 
@@ -22,7 +24,14 @@ export interface PageFrameProps {
  * The frame every route renders: NavBar with the route title (a back arrow except on tab roots),
  * a scrolling body whose position survives keep-alive, and the tab bar on tab roots.
  */
-export function PageFrame({ children, header, right, footer, bodyClassName }: PageFrameProps) {
+export function PageFrame({
+  children,
+  header,
+  right,
+  footer,
+  footerClassName,
+  bodyClassName,
+}: PageFrameProps) {
   const meta = usePageMeta()
   const { i18n } = useTranslation()
   const navigate = useNavigate()
@@ -68,8 +77,11 @@ export function PageFrame({ children, header, right, footer, bodyClassName }: Pa
       >
         {children}
       </main>
-      {/* page-footer: a stable hook for the bid bar's rule in global.css until auction moves. */}
-      {footer ? <div className={`${styles.footer} page-footer`}>{footer}</div> : null}
+      {footer ? (
+        <div className={footerClassName ? `${styles.footer} ${footerClassName}` : styles.footer}>
+          {footer}
+        </div>
+      ) : null}
       {meta.tab ? <AppTabBar /> : null}
     </div>
   )

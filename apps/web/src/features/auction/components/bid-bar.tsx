@@ -9,6 +9,7 @@ import { Button, Dialog, NumberKeyboard, Tag, VirtualInput } from 'antd-mobile'
 import { AddOutline, MinusOutline } from 'antd-mobile-icons'
 import { useTranslation } from 'react-i18next'
 import { Link, useLocation, useNavigate } from 'react-router'
+import { ActionBarButton } from '../../../components/action-bar-button'
 import { Price } from '../../../components/price'
 import { inBackground } from '../../../lib/background'
 import { readSession } from '../../../lib/cookies'
@@ -55,17 +56,17 @@ export function BidBar({ lot }: { lot: LotDetail }) {
   const signIn = () => window.location.assign(signInUrl(location.pathname + location.search))
 
   return (
-    <div className="bid-bar" data-testid="bid-bar" data-lot-id={lot.id}>
-      <div className="bid-bar-head">
-        <div className="bid-bar-price">
-          <span className="bid-bar-label">{t(price.labelKey)}</span>
+    <div className={styles.bar} data-testid="bid-bar" data-lot-id={lot.id}>
+      <div className={styles.head}>
+        <div className={styles.price}>
+          <span className={styles.label}>{t(price.labelKey)}</span>
           <Price
             fen={price.fen}
             size="md"
-            className="bid-bar-current"
+            className={styles.current}
             muted={lot.status === 'unsold'}
           />
-          <span className="bid-bar-count" data-testid="bid-count">
+          <span className={styles.count} data-testid="bid-count">
             {t('bid.bidCount', { count: lot.bidCount })}
           </span>
         </div>
@@ -76,13 +77,13 @@ export function BidBar({ lot }: { lot: LotDetail }) {
         <>
           {tookPart ? <BidStanding lot={lot} /> : null}
           {lot.status === 'preview' ? (
-            <Button block disabled color="primary" className="action-bar-button">
+            <ActionBarButton block disabled color="primary">
               {t('bid.notOpen')}
-            </Button>
+            </ActionBarButton>
           ) : !signedIn ? (
-            <Button block color="primary" className="action-bar-button" onClick={signIn}>
+            <ActionBarButton block color="primary" onClick={signIn}>
               {t('bid.signIn')}
-            </Button>
+            </ActionBarButton>
           ) : (
             <BidControls lot={lot} onSignIn={signIn} />
           )}
@@ -132,9 +133,9 @@ function LotResult({ lot, tookPart }: { lot: LotDetail; tookPart: boolean }) {
           </Link>
         </>
       ) : (
-        <Button block disabled className="action-bar-button">
+        <ActionBarButton block disabled>
           {lot.status === 'sold' ? t('bid.closedSold') : t('bid.closedUnsold')}
-        </Button>
+        </ActionBarButton>
       )}
     </div>
   )
@@ -162,7 +163,7 @@ function BidStanding({ lot }: { lot: LotDetail }) {
   }
 
   return (
-    <div className="bid-bar-standing" data-testid="bid-standing">
+    <div className={styles.standing} data-testid="bid-standing">
       {lot.leading ? (
         <Tag color="success" fill="solid">
           {t('bid.leading')}
@@ -174,10 +175,10 @@ function BidStanding({ lot }: { lot: LotDetail }) {
       )}
       {lot.myMax !== null ? (
         <>
-          <span className="bid-bar-mymax">{t('bid.myMax', { amount: yuan(lot.myMax) })}</span>
+          <span className={styles.myMax}>{t('bid.myMax', { amount: yuan(lot.myMax) })}</span>
           <button
             type="button"
-            className="bid-bar-link"
+            className={styles.link}
             disabled={cancel.isPending}
             onClick={() => {
               inBackground(cancelProxy())
@@ -196,10 +197,10 @@ function BidControls({ lot, onSignIn }: { lot: LotDetail; onSignIn: () => void }
   const table = steps.data ?? []
   if (table.length === 0) {
     return (
-      <div className="bid-bar-row">
-        <Button block disabled loading={steps.isPending} className="action-bar-button">
+      <div className={styles.row}>
+        <ActionBarButton block disabled loading={steps.isPending}>
           {steps.isPending ? '' : '—'}
-        </Button>
+        </ActionBarButton>
       </div>
     )
   }
@@ -253,13 +254,13 @@ function ReadyBidControls({
     if (amount === undefined || directBlocked) return
     const ok = await Dialog.confirm({
       content: (
-        <div className="bid-confirm">
-          <p className="bid-confirm-amount">
+        <div className={styles.confirm}>
+          <p className={styles.confirmAmount}>
             {proxy
               ? t('bid.confirmProxy', { amount: yuan(amount) })
               : t('bid.confirmDirect', { amount: yuan(amount) })}
           </p>
-          {proxy ? <p className="bid-confirm-note">{t('bid.confirmProxyNote')}</p> : null}
+          {proxy ? <p className={styles.confirmNote}>{t('bid.confirmProxyNote')}</p> : null}
         </div>
       ),
       confirmText: t('common.confirm'),
@@ -291,10 +292,10 @@ function ReadyBidControls({
         const go = await Dialog.confirm({
           title: t('bid.quotaTitle'),
           content: (
-            <div className="bid-confirm" data-testid="quota-dialog">
+            <div className={styles.confirm} data-testid="quota-dialog">
               <p>{action.message}</p>
               {action.limit !== undefined ? (
-                <p className="bid-confirm-note">
+                <p className={styles.confirmNote}>
                   {t('bid.quotaLimit', { amount: yuan(action.limit) })}
                 </p>
               ) : null}
@@ -320,7 +321,7 @@ function ReadyBidControls({
   }
 
   return (
-    <div className="bid-bar-controls">
+    <div>
       {notLeading && !lot.leading ? (
         <p className={styles.notLeading} data-testid="not-leading" role="status">
           {t(notLeading.rule === 'tie_earlier' ? 'bid.tieEarlier' : 'bid.proxyHigher', {
@@ -328,14 +329,14 @@ function ReadyBidControls({
           })}
         </p>
       ) : null}
-      <div className="bid-mode" role="radiogroup">
+      <div className={styles.mode} role="radiogroup">
         {(['direct', 'proxy'] as const).map((key) => (
           <button
             key={key}
             type="button"
             role="radio"
             aria-checked={mode === key}
-            className={mode === key ? 'bid-mode-option bid-mode-on' : 'bid-mode-option'}
+            className={mode === key ? `${styles.modeOption} ${styles.modeOn}` : styles.modeOption}
             data-mode={key}
             onClick={() => {
               setMode(key)
@@ -346,13 +347,13 @@ function ReadyBidControls({
             {key === 'direct' ? t('bid.direct') : t('bid.proxy')}
           </button>
         ))}
-        <p className="bid-mode-hint">{proxy ? t('bid.proxyHint') : t('bid.directHint')}</p>
+        <p className={styles.modeHint}>{proxy ? t('bid.proxyHint') : t('bid.directHint')}</p>
       </div>
-      <div className="bid-bar-row">
-        <div className="bid-stepper" aria-label={t('bid.amount')}>
+      <div className={styles.row}>
+        <div className={styles.stepper} aria-label={t('bid.amount')}>
           <button
             type="button"
-            className="bid-stepper-button"
+            className={styles.stepperButton}
             aria-label={t('bid.decrease')}
             disabled={down === undefined}
             onClick={() => down !== undefined && choose(down)}
@@ -360,7 +361,7 @@ function ReadyBidControls({
             <MinusOutline />
           </button>
           <span
-            className={`bid-stepper-value ${styles.amount}`}
+            className={`${styles.stepperValue} ${styles.amount}`}
             data-testid="bid-amount"
             data-fen={amount ?? ''}
           >
@@ -394,7 +395,7 @@ function ReadyBidControls({
           </span>
           <button
             type="button"
-            className="bid-stepper-button"
+            className={styles.stepperButton}
             aria-label={t('bid.increase')}
             disabled={up === undefined}
             onClick={() => up !== undefined && choose(up)}
@@ -404,7 +405,7 @@ function ReadyBidControls({
         </div>
         <Button
           color="primary"
-          className="bid-submit"
+          className={styles.submit}
           data-testid="bid-submit"
           disabled={amount === undefined || directBlocked || typing}
           loading={place.isPending}

@@ -6,6 +6,7 @@ import { signInUrl } from '../../../lib/guard'
 import { showSuccess } from '../../../lib/toast'
 import { useWatchState } from '../api/get-watch-state'
 import { useToggleWatch } from '../hooks/use-toggle-watch'
+import styles from './watch-button.module.css'
 
 /** The 关注 heart of a lot: reads GET /auction/{id}/@attention, toggles with POST/DELETE. */
 export function WatchButton({ lotId }: { lotId: number }) {
@@ -31,7 +32,7 @@ export function WatchButton({ lotId }: { lotId: number }) {
   return (
     <button
       type="button"
-      className={watching ? 'watch-button watch-button-on' : 'watch-button'}
+      className={watching ? `${styles.button} ${styles.on}` : styles.button}
       aria-pressed={watching}
       data-testid="watch-button"
       onClick={onClick}

@@ -12,6 +12,7 @@ import { BidBar } from '../components/bid-bar'
 import { LotDetailView } from '../components/lot-detail-view'
 import { WatchButton } from '../components/watch-button'
 import { useLotLive } from '../hooks/use-lot-live'
+import styles from './product-detail-page.module.css'
 
 /** /productDetail?id=<lotId>: an auction lot (mall items: app/product-detail-route.tsx). */
 export function ProductDetailPage() {
@@ -34,6 +35,7 @@ function LotPage({ id }: { id: number | undefined }) {
     <PageFrame
       bodyClassName={itemPageBodyClassName}
       right={<WatchButton lotId={id} />}
+      footerClassName={styles.footer}
       footer={lot.data ? <BidBar lot={lot.data} /> : undefined}
     >
       <PullToRefresh
