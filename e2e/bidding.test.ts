@@ -141,7 +141,9 @@ describe('bidding', () => {
 
     // My proxy bids: A's is active; cancelling it (after confirming) moves it to 已取消.
     await a.goto('/myEntrust')
-    const item = a.locator(`[data-testid=my-proxy-bids] .my-item[data-lot-id="${lotId}"]`)
+    const item = a.locator(
+      `[data-testid=my-proxy-bids] [data-testid=proxy-bid][data-lot-id="${lotId}"]`,
+    )
     await item.waitFor()
     expect((await item.innerText()).replace(/\s+/g, '')).toContain(yuan(80_000))
     await item.locator('[data-testid=cancel-proxy]').click()
@@ -150,7 +152,9 @@ describe('bidding', () => {
     await dialog.getByRole('button', { name: '取消委托' }).click()
     await item.waitFor({ state: 'detached' })
     await a.locator('.adm-tabs-tab', { hasText: '已取消' }).click()
-    await a.locator(`[data-testid=my-proxy-bids] .my-item[data-lot-id="${lotId}"]`).waitFor()
+    await a
+      .locator(`[data-testid=my-proxy-bids] [data-testid=proxy-bid][data-lot-id="${lotId}"]`)
+      .waitFor()
 
     await Promise.all([sa!.context.close(), sb!.context.close()])
   })

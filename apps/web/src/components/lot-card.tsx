@@ -27,7 +27,7 @@ export function LotCard({
   const price = shownPrice(lot)
   return (
     <Link
-      className={className ? `${styles.card} lot-card ${className}` : `${styles.card} lot-card`}
+      className={className ? `${styles.card} ${className}` : styles.card}
       to={`/productDetail?id=${lot.id}`}
       data-testid="lot-card"
       data-lot-id={lot.id}

@@ -12,8 +12,7 @@ export interface PriceProps {
 
 /** ¥1,234.00 in the brand red: money is integer fen on the wire, yuan only on screen. */
 export function Price({ fen, size = 'md', muted = false, className }: PriceProps) {
-  // `price` stays as a plain class: the price band's rule in global.css selects it until auction moves.
-  const classes = [styles.price, 'price', styles[size], muted ? styles.muted : '', className ?? '']
+  const classes = [styles.price, styles[size], muted ? styles.muted : '', className ?? '']
   const [whole, cents] = formatFen(fen).split('.')
   return (
     <span className={classes.join(' ').trim()}>

@@ -9,6 +9,7 @@ import { PageFrame } from '../../../components/page-frame'
 import { Price } from '../../../components/price'
 import { getMyBidsQueryOptions, useMyBids } from '../api/get-my-bids'
 import { useLiveLotList } from '../hooks/use-lot-live'
+import styles from './my-lists.module.css'
 
 /** /myBuy: the lots I have bid on, by where I stand — one call, counted and filtered here. */
 export function MyBuyPage() {
@@ -21,9 +22,9 @@ export function MyBuyPage() {
   const shown = bids.data?.filter((b) => b.state === tab) ?? []
 
   return (
-    <PageFrame bodyClassName="my-list-body">
+    <PageFrame>
       <Tabs
-        className="my-tabs"
+        className={styles.tabs}
         activeKey={tab}
         onChange={(key) => setParams({ tab: key }, { replace: true })}
       >
@@ -31,9 +32,9 @@ export function MyBuyPage() {
           <Tabs.Tab
             key={key}
             title={
-              <span className="my-tab-title">
+              <span className={styles.tabTitle}>
                 {t(`myBids.tabs.${key}`)}
-                {count(key) > 0 ? <span className="my-tab-count">{count(key)}</span> : null}
+                {count(key) > 0 ? <span className={styles.tabCount}>{count(key)}</span> : null}
               </span>
             }
           />
@@ -46,7 +47,7 @@ export function MyBuyPage() {
       >
         {/* Load failed only with nothing to show: a failed refetch keeps the last data. */}
         {bids.isPending ? (
-          <div className="my-list">
+          <div className={styles.list}>
             <LotCardSkeleton />
             <LotCardSkeleton />
             <LotCardSkeleton />
@@ -56,7 +57,7 @@ export function MyBuyPage() {
         ) : shown.length === 0 ? (
           <EmptyState description={t(`myBids.empty.${tab}`)} />
         ) : (
-          <div className="my-list" data-testid="my-bids">
+          <div className={styles.list} data-testid="my-bids">
             {shown.map((bid) => (
               <LotCard key={bid.id} lot={bid} extra={<MyBidLine bid={bid} />} />
             ))}
@@ -76,11 +77,11 @@ function MyBidLine({ bid }: { bid: Trade }) {
         ? 'danger'
         : 'default'
   return (
-    <div className="my-line" data-state={bid.state}>
+    <div className={styles.line} data-state={bid.state}>
       <Tag color={color} fill="solid">
         {t(`myBids.tabs.${bid.state}`)}
       </Tag>
-      <span className="my-line-label">{t('myBids.myHighest')}</span>
+      <span className={styles.lineLabel}>{t('myBids.myHighest')}</span>
       <Price fen={bid.myHighest} size="sm" muted={bid.state !== 'leading' && bid.state !== 'won'} />
     </div>
   )

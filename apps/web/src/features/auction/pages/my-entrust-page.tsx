@@ -15,6 +15,7 @@ import { useCancelProxy } from '../api/cancel-proxy'
 import { getMyProxyBidsQueryOptions, useMyProxyBids } from '../api/get-my-proxy-bids'
 import { useProxyBidCounts } from '../api/get-proxy-bid-counts'
 import { useLiveLotList } from '../hooks/use-lot-live'
+import styles from './my-lists.module.css'
 
 /** /myEntrust (kept alive): my proxy bids by state, counted by the server, cancellable while active. */
 export function MyEntrustPage() {
@@ -26,9 +27,9 @@ export function MyEntrustPage() {
   useLiveLotList(getMyProxyBidsQueryOptions(tab).queryKey, list.data)
 
   return (
-    <PageFrame bodyClassName="my-list-body">
+    <PageFrame>
       <Tabs
-        className="my-tabs"
+        className={styles.tabs}
         activeKey={tab}
         onChange={(key) => setParams({ tab: key }, { replace: true })}
       >
@@ -38,9 +39,9 @@ export function MyEntrustPage() {
             <Tabs.Tab
               key={key}
               title={
-                <span className="my-tab-title">
+                <span className={styles.tabTitle}>
                   {t(`myProxy.tabs.${key}`)}
-                  {n > 0 ? <span className="my-tab-count">{n}</span> : null}
+                  {n > 0 ? <span className={styles.tabCount}>{n}</span> : null}
                 </span>
               }
             />
@@ -54,7 +55,7 @@ export function MyEntrustPage() {
       >
         {/* Load failed only with nothing to show: a failed refetch keeps the last data. */}
         {list.isPending ? (
-          <div className="my-list">
+          <div className={styles.list}>
             <LotCardSkeleton />
             <LotCardSkeleton />
           </div>
@@ -63,7 +64,7 @@ export function MyEntrustPage() {
         ) : list.data.length === 0 ? (
           <EmptyState description={t('myProxy.empty')} />
         ) : (
-          <div className="my-list" data-testid="my-proxy-bids">
+          <div className={styles.list} data-testid="my-proxy-bids">
             {list.data.map((item) => (
               <ProxyBidItem key={`${item.id}-${item.updatedAt}`} item={item} />
             ))}
@@ -94,18 +95,24 @@ function ProxyBidItem({ item }: { item: Entrust }) {
   }
 
   return (
-    <div className="my-item" data-lot-id={item.id} data-state={item.state}>
+    <div
+      className={styles.item}
+      data-testid="proxy-bid"
+      data-lot-id={item.id}
+      data-state={item.state}
+    >
       <LotCard
         lot={item}
+        className={styles.itemCard}
         extra={
-          <div className="my-line">
-            <span className="my-line-label">{t('myProxy.max')}</span>
+          <div className={styles.line}>
+            <span className={styles.lineLabel}>{t('myProxy.max')}</span>
             <Price fen={item.maxAmount} size="sm" />
           </div>
         }
       />
-      <div className="my-item-actions">
-        <span className="my-item-time">
+      <div className={styles.itemActions}>
+        <span className={styles.itemTime}>
           {t('myProxy.updatedAt', { time: formatChinaDate(item.updatedAt, 'MM-DD HH:mm') })}
         </span>
         {item.state === 'active' ? (

@@ -10,6 +10,7 @@ import { inBackground } from '../../../lib/background'
 import { getWatchedLotsQueryOptions, useWatchedLots } from '../api/get-watched-lots'
 import { useLiveLotList } from '../hooks/use-lot-live'
 import { useToggleWatch } from '../hooks/use-toggle-watch'
+import styles from './my-lists.module.css'
 
 const TABS = ['lots', 'mall'] as const
 type LikeTab = (typeof TABS)[number]
@@ -20,9 +21,9 @@ export function MyLikePage() {
   const [params, setParams] = useSearchParams()
   const tab: LikeTab = TABS.find((k) => k === params.get('tab')) ?? 'lots'
   return (
-    <PageFrame bodyClassName="my-list-body">
+    <PageFrame>
       <Tabs
-        className="my-tabs"
+        className={styles.tabs}
         activeKey={tab}
         onChange={(key) => setParams({ tab: key }, { replace: true })}
       >
@@ -60,7 +61,7 @@ function WatchedLots() {
     >
       {/* Load failed only with nothing to show: a failed refetch keeps the last data. */}
       {lots.isPending ? (
-        <div className="my-list">
+        <div className={styles.list}>
           <LotCardSkeleton />
           <LotCardSkeleton />
         </div>
@@ -79,8 +80,8 @@ function WatchedLots() {
         </EmptyState>
       ) : (
         <>
-          <p className="my-list-hint">{t('myLike.swipeHint')}</p>
-          <div className="my-list" data-testid="watched-lots">
+          <p className={styles.hint}>{t('myLike.swipeHint')}</p>
+          <div className={styles.list} data-testid="watched-lots">
             {lots.data.map((lot) => (
               <SwipeAction
                 key={lot.id}

@@ -12,6 +12,7 @@ import { fetchNextOrThrow } from '../../../lib/paging'
 import { positiveId } from '../../../lib/query-param'
 import { bidRecordKey, useBidHistory } from '../api/get-bid-history'
 import { useLotLive } from '../hooks/use-lot-live'
+import styles from './product-history-page.module.css'
 
 /** /productHistory?id=: every price change of a lot, newest first, a page at a time as it scrolls. */
 export function ProductHistoryPage() {
@@ -23,7 +24,7 @@ export function ProductHistoryPage() {
   useLotLive(id)
 
   return (
-    <PageFrame bodyClassName="history-body">
+    <PageFrame>
       {id === undefined ? (
         <EmptyState description={t('item.notFound')} />
       ) : (
@@ -33,7 +34,7 @@ export function ProductHistoryPage() {
           }}
         >
           {history.isPending ? (
-            <div className="bid-history">
+            <div className={styles.history}>
               <Skeleton.Paragraph lineCount={6} animated />
             </div>
           ) : history.isError ? (
@@ -42,7 +43,7 @@ export function ProductHistoryPage() {
             <EmptyState description={t('history.empty')} />
           ) : (
             <>
-              <ol className="bid-history" data-testid="bid-history">
+              <ol className={styles.history} data-testid="bid-history">
                 {history.data.map((record, i) => (
                   <BidRow key={bidRecordKey(record)} record={record} leading={i === 0} />
                 ))}
@@ -62,9 +63,9 @@ export function ProductHistoryPage() {
 function BidRow({ record, leading }: { record: BidRecord; leading: boolean }) {
   const { t } = useTranslation()
   return (
-    <li className={leading ? 'bid-row bid-row-leading' : 'bid-row'}>
-      <div className="bid-row-who">
-        <span className="bid-row-bidder">{record.bidder}</span>
+    <li className={styles.row}>
+      <div className={styles.who}>
+        <span className={styles.bidder}>{record.bidder}</span>
         {record.mine ? (
           <Tag color="primary" fill="solid">
             {t('history.mine')}
@@ -79,9 +80,9 @@ function BidRow({ record, leading }: { record: BidRecord; leading: boolean }) {
           </Tag>
         ) : null}
       </div>
-      <div className="bid-row-what">
+      <div className={styles.what}>
         <Price fen={record.amount} size="md" muted={!leading} />
-        <time className="bid-row-time" dateTime={record.at}>
+        <time className={styles.time} dateTime={record.at}>
           {formatChinaDate(record.at, 'MM-DD HH:mm:ss')}
         </time>
       </div>
