@@ -50,7 +50,11 @@ export class RemindersRepository {
               ),
             ),
           )
+          // A total order: two instances inserting the same rows take their keys in the same
+          // order, so one waits for the other instead of each waiting for the other (deadlock).
           .orderBy('l.ends_at')
+          .orderBy('w.lot_id')
+          .orderBy('w.user_id')
           .limit(limit),
       )
       .onConflict((oc) => oc.columns(['user_id', 'lot_id']).doNothing())
