@@ -1,16 +1,16 @@
 import { Skeleton } from 'antd-mobile'
-import { ItemCard, ItemDetail } from './item-detail'
 import styles from './detail-skeleton.module.css'
+import item from './item-detail.module.css'
 
-/** The photo-and-card outline a lot or mall item page shows while it loads. */
+/** The photo-and-card outline a lot or mall item page shows while it loads (ItemDetail's box). */
 export function DetailSkeleton() {
   return (
-    <ItemDetail aria-busy="true">
+    <div className={item.detail} aria-busy="true">
       <Skeleton animated className={styles.gallery} />
-      <ItemCard>
+      <div className={item.card}>
         <Skeleton.Title animated />
         <Skeleton.Paragraph lineCount={4} animated />
-      </ItemCard>
-    </ItemDetail>
+      </div>
+    </div>
   )
 }
