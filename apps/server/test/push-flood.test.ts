@@ -96,18 +96,14 @@ function startFlooder(plan: {
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   const lines = createInterface({ input: child.stdout })
-  let markFlooding: () => void = () => undefined
-  const flooding = new Promise<void>((resolve) => (markFlooding = resolve))
   const result = new Promise<Seen[]>((resolve, reject) => {
     lines.on('line', (line) => {
-      if (line === 'flooding') markFlooding()
-      else resolve(JSON.parse(line) as Seen[])
+      // `flooding` says the flood is queued; the measurement starts before the flooder does.
+      if (line !== 'flooding') resolve(JSON.parse(line) as Seen[])
     })
     child.on('exit', (code) => reject(new Error(`flooder exited with ${code} before reporting`)))
   })
-  // A flooder that dies early fails `result`; `flooding` must not wait for it forever.
-  result.catch(() => markFlooding())
-  return { child, flooding, result }
+  return { child, result }
 }
 
 /**
