@@ -1,8 +1,10 @@
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
+  bidAs,
   buildSpecial,
   createSpecialWithLots,
+  creditDeposit,
   createUser,
   dataOf,
   launchBrowser,
@@ -41,12 +43,39 @@ describe('ending-soon reminders', () => {
     const notice = page.locator(`[data-testid=reminders] [data-lot-id="${lotId}"]`)
     await notice.waitFor({ timeout: 40_000 })
     const text = (await notice.innerText()).replace(/\s+/g, '')
-    expect(text).toContain('即将结拍：咸丰元宝当千宝泉局GBCA美品')
+    expect(text).toContain('即将结拍（不足5分钟）：咸丰元宝当千宝泉局GBCA美品')
     await screenshot(page, 'reminder-notice')
 
     await notice.locator('[data-testid=reminder-link]').click()
     await page.waitForURL((url) => url.pathname === '/productDetail')
     expect(new URL(page.url()).searchParams.get('id')).toBe(String(lotId))
+    await page.locator(`[data-testid=item-detail][data-lot-id="${lotId}"]`).waitFor()
+    expect(await page.locator('[data-testid=reminders]').count()).toBe(0)
+    await context.close()
+  })
+
+  it('an outbid away from the lot is a notice with its title and a way back to bid', async () => {
+    const staff = await staffSession()
+    const { lots } = await createSpecialWithLots(staff, buildSpecial({ endsInMs: 60 * 60_000 }), [
+      { title: '光绪元宝 广东省造 七钱二分', startPrice: 100_000 },
+    ])
+    const lotId = lots[0]!.id
+    const [a, b] = [await createUser(), await createUser()]
+    for (const user of [a, b]) await creditDeposit(staff, user, 1_000_000)
+    await bidAs(a, { lotId, amount: 100_000 })
+
+    const { context, page } = await signedInContext(browser, a)
+    await page.goto('/ucenter')
+    await page.waitForTimeout(1_000) // the push connection opens with the page
+    await bidAs(b, { lotId, amount: 110_000 })
+    const notice = page.locator(
+      `[data-testid=reminders] [data-kind=outbid][data-lot-id="${lotId}"]`,
+    )
+    await notice.waitFor({ timeout: 20_000 })
+    const text = (await notice.innerText()).replace(/\s+/g, '')
+    expect(text).toContain('您的出价已被超越：光绪元宝广东省造七钱二分当前价¥1,100.00')
+    await notice.locator('[data-testid=reminder-link]').click()
+    await page.waitForURL((url) => url.pathname === '/productDetail')
     await page.locator(`[data-testid=item-detail][data-lot-id="${lotId}"]`).waitFor()
     expect(await page.locator('[data-testid=reminders]').count()).toBe(0)
     await context.close()

@@ -253,6 +253,7 @@ export const en: Messages = {
     cancelled: 'Proxy bid cancelled',
     quotaTitle: 'Bidding quota exceeded',
     quotaLimit: 'Your bidding quota is {{amount}}.',
+    quotaLeft: 'Your bidding quota is {{amount}}; {{used}} is in use, {{left}} is left.',
     recharge: 'Recharge',
     later: 'Later',
     signIn: 'Sign in to bid',
@@ -283,8 +284,9 @@ export const en: Messages = {
     offGrid: '{{amount}} is off the increment grid; choose:',
     belowMinimum: 'Below the minimum bid; the least you can bid is {{amount}}',
     tooHigh: 'More than a single bid may be ({{amount}})',
-    reminder: 'Ending soon: {{title}}, at {{time}}',
+    reminder: 'Ending in under 5 minutes: {{title}}',
     reminderOpen: 'View',
+    outbidOpen: 'Bid again',
   },
   myBids: {
     tabs: { leading: 'Leading', outbid: 'Outbid', won: 'Won', lost: 'Lost' },

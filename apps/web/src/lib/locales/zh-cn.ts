@@ -245,6 +245,7 @@ export const zhCN = {
     cancelled: '已取消委托',
     quotaTitle: '竞买额度不足',
     quotaLimit: '您当前的竞买额度为 {{amount}}。',
+    quotaLeft: '竞买额度 {{amount}}，已占用 {{used}}，尚可出价 {{left}}。',
     recharge: '去充值',
     later: '稍后再说',
     signIn: '登录后出价',
@@ -273,8 +274,10 @@ export const zhCN = {
     offGrid: '{{amount}} 不符合加价幅度，请选择：',
     belowMinimum: '低于最低出价，最低可出 {{amount}}',
     tooHigh: '超过单次出价上限 {{amount}}',
-    reminder: '即将结拍：{{title}}，{{time}} 结束',
+    // No clock time: a bid in the last minutes moves the end (soft close).
+    reminder: '即将结拍（不足 5 分钟）：{{title}}',
     reminderOpen: '去看看',
+    outbidOpen: '去出价',
   },
   myBids: {
     tabs: { leading: '领先', outbid: '出局', won: '已拍得', lost: '未拍得' },

@@ -289,14 +289,21 @@ function ReadyBidControls({
     const action = bidErrorAction(error, errorText('BID_FAILED', locale))
     switch (action.kind) {
       case 'recharge': {
+        const { limit, exposure } = action
         const go = await Dialog.confirm({
           title: t('bid.quotaTitle'),
           content: (
             <div className={styles.confirm} data-testid="quota-dialog">
               <p>{action.message}</p>
-              {action.limit !== undefined ? (
+              {limit !== undefined ? (
                 <p className={styles.confirmNote}>
-                  {t('bid.quotaLimit', { amount: yuan(action.limit) })}
+                  {exposure === undefined
+                    ? t('bid.quotaLimit', { amount: yuan(limit) })
+                    : t('bid.quotaLeft', {
+                        amount: yuan(limit),
+                        used: yuan(exposure),
+                        left: yuan(Math.max(0, limit - exposure)),
+                      })}
                 </p>
               ) : null}
             </div>

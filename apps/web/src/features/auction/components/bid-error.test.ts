@@ -18,6 +18,17 @@ describe('bidErrorAction', () => {
     })
   })
 
+  it('carries what the quota already holds, so the dialog can say what is left', () => {
+    const error = new ApiError('QUOTA_EXCEEDED', 409, '竞买额度不足，请充值保证金', {
+      limit: 5_000_000,
+      exposure: 4_200_000,
+      recharge: '/account/quotaRecharge',
+    })
+    expect(bidErrorAction(error, FALLBACK)).toMatchObject({ limit: 5_000_000, exposure: 4_200_000 })
+    const odd = new ApiError('QUOTA_EXCEEDED', 409, 'x', { limit: 5_000_000, exposure: 'lots' })
+    expect(bidErrorAction(odd, FALLBACK)).not.toHaveProperty('exposure')
+  })
+
   it('falls back to the recharge route when the hint is missing or not a path of this app', () => {
     for (const recharge of [undefined, 'https://evil.example/x', '//evil.example']) {
       const error = new ApiError('QUOTA_EXCEEDED', 409, 'no quota', { recharge })

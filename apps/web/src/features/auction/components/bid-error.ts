@@ -5,7 +5,7 @@ export const QUOTA_RECHARGE_PATH = '/account/quotaRecharge'
 /** What the bid bar does with a refused bid or cancel. */
 export type BidErrorAction =
   /** QUOTA_EXCEEDED: the server's message in a dialog with a way to recharge (spec §8). */
-  | { kind: 'recharge'; message: string; path: string; limit?: number }
+  | { kind: 'recharge'; message: string; path: string; limit?: number; exposure?: number }
   /** The session is gone: say so and offer sign-in. */
   | { kind: 'sign-in'; message: string }
   /** The lot moved on (outbid meanwhile, closed, …): say why and reload the lot. */
@@ -33,10 +33,17 @@ export function bidErrorAction(error: unknown, fallback: string): BidErrorAction
     // Only a path inside this app: the server's hint is never used as an arbitrary URL.
     const path =
       typeof recharge === 'string' && /^\/[\w/-]*$/.test(recharge) ? recharge : QUOTA_RECHARGE_PATH
-    const limit = error.details?.limit
-    return typeof limit === 'number' && Number.isSafeInteger(limit)
-      ? { kind: 'recharge', message, path, limit }
-      : { kind: 'recharge', message, path }
+    const fen = (value: unknown) =>
+      typeof value === 'number' && Number.isSafeInteger(value) ? value : undefined
+    const limit = fen(error.details?.limit)
+    const exposure = fen(error.details?.exposure)
+    return {
+      kind: 'recharge',
+      message,
+      path,
+      ...(limit === undefined ? {} : { limit }),
+      ...(exposure === undefined ? {} : { exposure }),
+    }
   }
   if (error.status === 401 || error.code === 'UNAUTHENTICATED') return { kind: 'sign-in', message }
   if (STALE_LOT.has(error.code)) return { kind: 'refresh', message }

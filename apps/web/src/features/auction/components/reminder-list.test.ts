@@ -1,39 +1,45 @@
-import type { PushReminder } from '@numisma/contracts/push'
 import { describe, expect, it } from 'vitest'
-import { addReminder, dismissReminder, MAX_REMINDERS } from './reminder-list'
+import { addNotice, dismissNotice, type LotNotice, MAX_NOTICES } from './reminder-list'
 
-const buildReminder = (overrides: Partial<PushReminder> = {}): PushReminder => ({
-  type: 'reminder',
+const buildNotice = (overrides: Partial<LotNotice> = {}): LotNotice => ({
+  kind: 'reminder',
   lotId: 7,
-  title: '民国三年袁世凯像壹圆',
-  endsAt: '2026-11-23T12:05:00.000Z',
+  text: '即将结拍：民国三年袁世凯像壹圆',
   ...overrides,
 })
 
-describe('addReminder', () => {
-  it('puts the newest first and shows a lot once, with its latest end time', () => {
-    const first = addReminder([], buildReminder())
-    const second = addReminder(first, buildReminder({ lotId: 8 }))
-    expect(second.map((r) => r.lotId)).toEqual([8, 7])
-    const replayed = addReminder(second, buildReminder({ endsAt: '2026-11-23T12:10:00.000Z' }))
-    expect(replayed.map((r) => [r.lotId, r.endsAt])).toEqual([
-      [7, '2026-11-23T12:10:00.000Z'],
-      [8, '2026-11-23T12:05:00.000Z'],
+describe('addNotice', () => {
+  it('puts the newest first and shows one notice of a kind per lot, the latest', () => {
+    const first = addNotice([], buildNotice())
+    const second = addNotice(first, buildNotice({ lotId: 8 }))
+    expect(second.map((n) => n.lotId)).toEqual([8, 7])
+    const replayed = addNotice(second, buildNotice({ text: 'again' }))
+    expect(replayed.map((n) => [n.lotId, n.text])).toEqual([
+      [7, 'again'],
+      [8, '即将结拍：民国三年袁世凯像壹圆'],
     ])
   })
 
-  it(`keeps at most ${MAX_REMINDERS}`, () => {
-    let shown: PushReminder[] = []
-    for (let lotId = 1; lotId <= MAX_REMINDERS + 2; lotId++) {
-      shown = addReminder(shown, buildReminder({ lotId }))
+  it('keeps a reminder and an outbid notice for the same lot apart', () => {
+    const both = addNotice([buildNotice()], buildNotice({ kind: 'outbid', text: 'outbid' }))
+    expect(both.map((n) => n.kind)).toEqual(['outbid', 'reminder'])
+  })
+
+  it(`keeps at most ${MAX_NOTICES}`, () => {
+    let shown: LotNotice[] = []
+    for (let lotId = 1; lotId <= MAX_NOTICES + 2; lotId++) {
+      shown = addNotice(shown, buildNotice({ lotId }))
     }
-    expect(shown.map((r) => r.lotId)).toEqual([5, 4, 3])
+    expect(shown.map((n) => n.lotId)).toEqual([5, 4, 3])
   })
 })
 
-describe('dismissReminder', () => {
-  it('removes only that lot', () => {
-    const shown = [buildReminder({ lotId: 1 }), buildReminder({ lotId: 2 })]
-    expect(dismissReminder(shown, 1).map((r) => r.lotId)).toEqual([2])
+describe('dismissNotice', () => {
+  it('removes only that notice', () => {
+    const shown = [buildNotice({ lotId: 8 }), buildNotice(), buildNotice({ kind: 'outbid' })]
+    expect(dismissNotice(shown, buildNotice())).toEqual([
+      buildNotice({ lotId: 8 }),
+      buildNotice({ kind: 'outbid' }),
+    ])
   })
 })

@@ -1,16 +1,26 @@
-import type { PushReminder } from '@numisma/contracts/push'
-
-/** How many ending-soon notices stand at once; an older one gives way to a newer. */
-export const MAX_REMINDERS = 3
+/** How many lot notices stand at once; an older one gives way to a newer. */
+export const MAX_NOTICES = 3
 
 /**
- * The ending-soon notices on screen after a reminder push: one per lot (the server sends each
- * once, but a reconnect may replay it), newest first, at most MAX_REMINDERS.
+ * A notice about a lot on whatever page the collector is on, with a link to the lot: an
+ * ending-soon reminder for a watched lot, or an outbid notice away from the lot's own page.
  */
-export function addReminder(shown: readonly PushReminder[], message: PushReminder): PushReminder[] {
-  return [message, ...shown.filter((r) => r.lotId !== message.lotId)].slice(0, MAX_REMINDERS)
+export interface LotNotice {
+  kind: 'reminder' | 'outbid'
+  lotId: number
+  text: string
 }
 
-export function dismissReminder(shown: readonly PushReminder[], lotId: number): PushReminder[] {
-  return shown.filter((r) => r.lotId !== lotId)
+const sameNotice = (a: LotNotice, b: LotNotice) => a.kind === b.kind && a.lotId === b.lotId
+
+/**
+ * The notices on screen after a push: one of each kind per lot (a reconnect may replay a
+ * reminder; a second outbid replaces the first), newest first, at most MAX_NOTICES.
+ */
+export function addNotice(shown: readonly LotNotice[], notice: LotNotice): LotNotice[] {
+  return [notice, ...shown.filter((n) => !sameNotice(n, notice))].slice(0, MAX_NOTICES)
+}
+
+export function dismissNotice(shown: readonly LotNotice[], notice: LotNotice): LotNotice[] {
+  return shown.filter((n) => !sameNotice(n, notice))
 }
