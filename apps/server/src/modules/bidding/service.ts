@@ -30,7 +30,7 @@ import { AppError } from '../../platform/errors'
 import type { EventBus } from '../../platform/event-bus'
 import { type IdempotencyStore, requestHash } from '../../platform/idempotency'
 import type { Transact, Tx } from '../../platform/transactions'
-import { toLotCard } from '../catalog/mappers'
+import { lotStatusOf, toLotCard } from '../catalog/mappers'
 import { maskBidder } from './mask'
 import type { BiddingReads } from './reads-repository'
 import type { BiddingRepository, Exposure, LockedLot } from './repository'
@@ -68,22 +68,6 @@ function toState(lot: LockedLot, proxies: LotState['proxies']): LotState {
     bidCount: lot.bidCount,
   }
 }
-
-const timing = (r: {
-  status: string
-  starts_at: number
-  ends_at: number
-  price: number | null
-  leader_id: number | null
-  reserve_price: number | null
-}) => ({
-  status: r.status,
-  startsAt: r.starts_at,
-  endsAt: r.ends_at,
-  price: r.price,
-  leaderId: r.leader_id,
-  reservePrice: r.reserve_price,
-})
 
 /**
  * Bidding use cases. A bid or a proxy cancellation runs in one write transaction that locks the
@@ -347,11 +331,7 @@ export class BiddingService {
     userId: number,
     now: number,
   ): EntrustState {
-    return entrustState(
-      lotStatus(timing(row), now),
-      row.leader_id === userId,
-      row.cancelled_at !== null,
-    )
+    return entrustState(lotStatusOf(row, now), row.leader_id === userId, row.cancelled_at !== null)
   }
 
   /** Display names for push messages; they do not change once an account exists. */

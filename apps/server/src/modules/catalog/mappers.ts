@@ -48,11 +48,20 @@ export function toLotCard(row: LotRow, now: number): LotCard {
     bidCount: row.bid_count,
     startsAt: iso(row.starts_at),
     endsAt: iso(row.ends_at),
-    status: lotStatus(timing(row), now),
+    status: lotStatusOf(row, now),
   }
 }
 
-const timing = (row: LotRow) => ({
+/** The columns of a lot row that decide its status. */
+export type LotTimingRow = Pick<
+  LotRow,
+  'status' | 'starts_at' | 'ends_at' | 'price' | 'leader_id' | 'reserve_price'
+>
+
+/** A lot row's status now (domain's rule over its columns), for every module that reads lots. */
+export const lotStatusOf = (row: LotTimingRow, now: number) => lotStatus(timing(row), now)
+
+const timing = (row: LotTimingRow) => ({
   status: row.status,
   startsAt: row.starts_at,
   endsAt: row.ends_at,

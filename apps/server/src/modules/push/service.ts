@@ -5,12 +5,12 @@ import {
   type PushServerMessage,
   PushSubscribeSchema,
 } from '@numisma/contracts/push'
-import { lotStatus } from '@numisma/domain/lot-status'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../../platform/clock'
 import { sha256Hex } from '../../platform/crypto'
 import type { PushEvent } from '../../platform/event-bus'
 import { maskBidder } from '../bidding/mask'
+import { lotStatusOf } from '../catalog/mappers'
 import { type PushLimits, TokenBucket } from './limits'
 import type { PushRepository } from './repository'
 
@@ -177,17 +177,7 @@ export class PushService {
     const rows = await this.reads.lotsByIds(lotIds)
     const now = this.clock.now()
     return rows.map((row) => {
-      const status = lotStatus(
-        {
-          status: row.status,
-          startsAt: row.starts_at,
-          endsAt: row.ends_at,
-          price: row.price,
-          leaderId: row.leader_id,
-          reservePrice: row.reserve_price,
-        },
-        now,
-      )
+      const status = lotStatusOf(row, now)
       return {
         type: 'lot',
         lotId: row.id,

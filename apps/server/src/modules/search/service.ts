@@ -1,7 +1,6 @@
 import type { LotCard, MallItemCard, SearchQuery } from '@numisma/contracts/catalog'
-import { lotStatus } from '@numisma/domain/lot-status'
 import type { Clock } from '../../platform/clock'
-import { toLotCard, toMallCard } from '../catalog/mappers'
+import { lotStatusOf, toLotCard, toMallCard } from '../catalog/mappers'
 import type { Selectable } from 'kysely'
 import type { LotsTable, MallItemsTable } from '../../platform/schema'
 import { SearchIndex } from './search-index'
@@ -75,17 +74,7 @@ export class SearchService {
       const price = row.price ?? row.start_price
       if (q.minPrice !== undefined && price < q.minPrice) return false
       if (q.maxPrice !== undefined && price > q.maxPrice) return false
-      const status = lotStatus(
-        {
-          status: row.status,
-          startsAt: row.starts_at,
-          endsAt: row.ends_at,
-          price: row.price,
-          leaderId: row.leader_id,
-          reservePrice: row.reserve_price,
-        },
-        now,
-      )
+      const status = lotStatusOf(row, now)
       switch (q.status) {
         case 'live':
           return status === 'live'
