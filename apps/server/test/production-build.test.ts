@@ -1,10 +1,10 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import fs from 'node:fs'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
+import { freePort } from './helpers/ports'
 
 /**
  * The production server (`NODE_ENV=production npm start`): the esbuild bundle runs under plain
@@ -14,16 +14,6 @@ const serverRoot = path.resolve(import.meta.dirname, '..')
 // Inside apps/server so the bundle resolves node_modules exactly as dist/server.js does.
 const outdir = path.join(serverRoot, 'dist', `test-${process.pid}`)
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'numisma-bundle-'))
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = net.createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
 
 async function health(port: number, deadline: number): Promise<Response> {
   for (;;) {

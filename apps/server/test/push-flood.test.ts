@@ -3,13 +3,12 @@ import path from 'node:path'
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
 import { createInterface } from 'node:readline'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CatalogRepository } from '../src/modules/catalog/repository'
 import { DEFAULT_PUSH_LIMITS } from '../src/modules/push/limits'
 import { createTestApp, type TestApp } from './helpers/app'
+import { createLots } from './helpers/auction'
 import { testDatabases } from './helpers/databases'
 import { listen } from './helpers/push-client'
 
-const MINUTE = 60_000
 const SOCKETS = 4
 const MESSAGES = 150
 const IDS = 200
@@ -31,52 +30,6 @@ const FLOOD_CPU_BUDGET_MS = 1500
  */
 const FREEZE_MS = 1000
 const FLOODER = path.join(import.meta.dirname, 'helpers', 'push-flooder.mjs')
-
-/** One running special with `count` lots (test data builder); returns their ids. */
-async function createLots(t: TestApp, count: number): Promise<number[]> {
-  const repo = new CatalogRepository(t.database.db)
-  const now = t.clock.now()
-  const specialId = await repo.insertSpecial({
-    title: '洪水专场',
-    subtitle: '',
-    description: '',
-    cover: '',
-    starts_at: now - MINUTE,
-    ends_at: now + 60 * MINUTE,
-    stagger_seconds: 0,
-    soft_close_window_seconds: 300,
-    soft_close_extend_seconds: 300,
-    created_at: now,
-  })
-  await repo.insertLots(
-    Array.from({ length: count }, (_, i) => ({
-      special_id: specialId,
-      lot_no: i + 1,
-      category_id: null,
-      title: `拍品 ${i + 1}`,
-      subtitle: '',
-      description: '',
-      images: '[]',
-      grade_code: 24,
-      grading_service: null,
-      cert_no: null,
-      year: '1914',
-      denomination: '壹圆',
-      material: '银',
-      start_price: 10_000,
-      reserve_price: null,
-      starts_at: now - MINUTE,
-      ends_at: now + 60 * MINUTE,
-      export_banned: 0,
-      status: 'open',
-      price: null,
-      bid_count: 0,
-      leader_id: null,
-      created_at: now,
-    })),
-  )
-  return (await repo.lotsOfSpecial(specialId)).map((lot) => lot.id)
-}
 
 interface Seen {
   lots: number

@@ -1,25 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import fs from 'node:fs'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { Redis } from 'ioredis'
 import { afterAll, describe, expect, it } from 'vitest'
 import { PUSH_CHANNEL } from '../src/platform/event-bus'
 import { REDIS_TEST_URL, redisAvailable } from './helpers/redis'
+import { freePort } from './helpers/ports'
 
 const serverRoot = path.resolve(import.meta.dirname, '..')
 const redis = await redisAvailable()
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = net.createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo
-      probe.close(() => resolve(port))
-    })
-  })
 
 async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs: number) {
   const deadline = Date.now() + timeoutMs

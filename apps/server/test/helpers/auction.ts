@@ -13,8 +13,12 @@ export interface LotOverrides {
   softCloseExtendSeconds?: number
 }
 
-/** A special with one open lot, built straight through the repository (test data builder). */
-export async function createLot(t: TestApp, overrides: LotOverrides = {}): Promise<number> {
+/** A special with `count` open lots (test data builder); returns their ids in lot order. */
+export async function createLots(
+  t: TestApp,
+  count: number,
+  overrides: LotOverrides = {},
+): Promise<number[]> {
   const repo = new CatalogRepository(t.database.db)
   const now = t.clock.now()
   const startsAt = overrides.startsAt ?? now - MINUTE
@@ -31,12 +35,12 @@ export async function createLot(t: TestApp, overrides: LotOverrides = {}): Promi
     soft_close_extend_seconds: overrides.softCloseExtendSeconds ?? 300,
     created_at: now,
   })
-  await repo.insertLots([
-    {
+  await repo.insertLots(
+    Array.from({ length: count }, (_, i) => ({
       special_id: specialId,
-      lot_no: 1,
+      lot_no: i + 1,
       category_id: null,
-      title: '民国三年袁世凯像壹圆',
+      title: count === 1 ? '民国三年袁世凯像壹圆' : `民国三年袁世凯像壹圆 ${i + 1}`,
       subtitle: '',
       description: '',
       images: '[]',
@@ -56,10 +60,15 @@ export async function createLot(t: TestApp, overrides: LotOverrides = {}): Promi
       bid_count: 0,
       leader_id: null,
       created_at: now,
-    },
-  ])
-  const [lot] = await repo.lotsOfSpecial(specialId)
-  return lot!.id
+    })),
+  )
+  return (await repo.lotsOfSpecial(specialId)).map((lot) => lot.id)
+}
+
+/** A special with one open lot, built straight through the repository (test data builder). */
+export async function createLot(t: TestApp, overrides: LotOverrides = {}): Promise<number> {
+  const [id] = await createLots(t, 1, overrides)
+  return id!
 }
 
 export async function creditDeposit(t: TestApp, userId: string, amount: number): Promise<void> {
