@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildApp } from '../src/app'
-import { SandboxSmsSender } from '../src/modules/passport/sms-sender'
-import type { Database } from '../src/platform/db'
 import type { RedisEventBus } from '../src/platform/event-bus'
 import { type PushEvent } from '../src/platform/event-bus'
-import { createRedisEventBus } from '../src/platform/redis-bus'
-import { createTestApp, type TestApp } from './helpers/app'
+import type { TestApp } from './helpers/app'
 import { createLot, creditDeposit } from './helpers/auction'
 import { testDatabases } from './helpers/databases'
-import { REDIS_TEST_URL, redisAvailable } from './helpers/redis'
+import { startTwoInstances, type TwoInstances } from './helpers/instances'
+import { redisAvailable } from './helpers/redis'
 
 const postgres = (await testDatabases()).find((d) => d.name === 'postgres')
 const redis = await redisAvailable()
@@ -19,31 +16,17 @@ const YUAN = 100
  * A bid taken by instance A reaches a WebSocket client of instance B.
  */
 describe.runIf(postgres && redis)('two instances on PostgreSQL + Redis', () => {
+  let instances: TwoInstances
   let a: TestApp
-  let b: Awaited<ReturnType<typeof buildApp>>
+  let b: TwoInstances['b']
   let busA: RedisEventBus
   let busB: RedisEventBus
 
   beforeAll(async () => {
-    busA = await createRedisEventBus(REDIS_TEST_URL)
-    busB = await createRedisEventBus(REDIS_TEST_URL)
-    a = await createTestApp(postgres!, { bus: busA })
-    b = await buildApp({
-      database: { ...a.database, close: () => Promise.resolve() } satisfies Database,
-      clock: a.clock,
-      sms: new SandboxSmsSender(),
-      env: 'development',
-      webDist: '/nonexistent',
-      bus: busB,
-    })
-    await b.ready()
+    instances = await startTwoInstances(postgres!)
+    ;({ a, b, busA, busB } = instances)
   })
-  afterAll(async () => {
-    await b.close()
-    await a.close()
-    await busA.close()
-    await busB.close()
-  })
+  afterAll(() => instances.close())
 
   it('delivers every event on every instance', async () => {
     const seen: PushEvent[] = []

@@ -1,16 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildApp } from '../src/app'
 import { REMINDER_LEAD_MS, ReminderJob } from '../src/modules/bidding/reminders'
-import { SandboxSmsSender } from '../src/modules/passport/sms-sender'
-import type { Database } from '../src/platform/db'
 import type { PushEvent, RedisEventBus } from '../src/platform/event-bus'
 import { randomToken } from '../src/platform/crypto'
-import { createRedisEventBus } from '../src/platform/redis-bus'
 import { createTestApp, nextMobile, type TestApp } from './helpers/app'
 import { createLot } from './helpers/auction'
 import { testDatabases } from './helpers/databases'
 import { listen, openPush } from './helpers/push-client'
-import { REDIS_TEST_URL, redisAvailable } from './helpers/redis'
+import { startTwoInstances, type TwoInstances } from './helpers/instances'
+import { redisAvailable } from './helpers/redis'
 
 const MINUTE = 60_000
 const databases = await testDatabases()
@@ -213,31 +210,17 @@ describe.each(databases)('ending-soon reminders ($name)', (kind) => {
  * same moment; the watcher, connected to the second instance, hears the reminder once.
  */
 describe.runIf(postgres && redis)('ending-soon reminders across two instances', () => {
+  let instances: TwoInstances
   let a: TestApp
-  let b: Awaited<ReturnType<typeof buildApp>>
+  let b: TwoInstances['b']
   let busA: RedisEventBus
   let busB: RedisEventBus
 
   beforeAll(async () => {
-    busA = await createRedisEventBus(REDIS_TEST_URL)
-    busB = await createRedisEventBus(REDIS_TEST_URL)
-    a = await createTestApp(postgres!, { bus: busA })
-    b = await buildApp({
-      database: { ...a.database, close: () => Promise.resolve() } satisfies Database,
-      clock: a.clock,
-      sms: new SandboxSmsSender(),
-      env: 'development',
-      webDist: '/nonexistent',
-      bus: busB,
-    })
-    await b.ready()
+    instances = await startTwoInstances(postgres!)
+    ;({ a, b, busA, busB } = instances)
   })
-  afterAll(async () => {
-    await b.close()
-    await a.close()
-    await busA.close()
-    await busB.close()
-  })
+  afterAll(() => instances.close())
 
   it('sends the reminder once, to the socket on the other instance', async () => {
     const endsAt = a.clock.now() + 30 * MINUTE
