@@ -140,6 +140,10 @@ export const MallItemDetailSchema = MallItemCardSchema.extend({
   limitPerUser: z.number().int().nullable(),
   onSale: z.boolean(),
   exportBanned: z.boolean(),
+  /** Whether the caller watches it (false when signed out). */
+  watched: z.boolean(),
+  /** Units the caller holds in orders not cancelled (for the per-user limit; 0 signed out). */
+  boughtByMe: z.number().int(),
 })
 export type MallItemDetail = z.infer<typeof MallItemDetailSchema>
 

@@ -129,6 +129,21 @@ export const ERRORS = {
     zh: '竞买额度不足，请充值保证金',
     en: 'your bidding quota is not enough; please recharge',
   },
+  COUPON_GONE: {
+    status: 409,
+    zh: '优惠券已领完或不在领取时间内',
+    en: 'the coupon has run out or is not available now',
+  },
+  COUPON_LIMIT: {
+    status: 409,
+    zh: '已达到该优惠券的领取上限',
+    en: 'you have received as many of this coupon as allowed',
+  },
+  ORDER_NOT_CANCELLABLE: {
+    status: 409,
+    zh: '该订单不能取消',
+    en: 'this order cannot be cancelled',
+  },
 } as const satisfies Record<string, ErrorEntry>
 
 export type ErrorCode = keyof typeof ERRORS

@@ -208,6 +208,50 @@ export interface OrdersTable {
   due_at: number | null
   created_at: number
   paid_at: number | null
+  /** What a coupon took off (0008). */
+  discount: Generated<number>
+  user_coupon_id: number | null
+  /** 'balance' | 'wechat' | 'remittance' once chosen; a remittance order does not expire. */
+  pay_method: string | null
+  cancelled_at: number | null
+}
+
+export interface CouponsTable {
+  id: Generated<number>
+  title: string
+  /** 'amount' | 'percent' (packages/domain/src/coupons.ts). */
+  kind: string
+  threshold: number
+  amount: number | null
+  percent: number | null
+  cap: number | null
+  total: number
+  /** How many have been received; never above `total`. */
+  issued: Generated<number>
+  per_user: number
+  starts_at: number
+  ends_at: number
+  /** JSON arrays; both empty = the whole mall. */
+  product_nos: string
+  category_ids: string
+  created_at: number
+}
+
+export interface UserCouponsTable {
+  id: Generated<number>
+  coupon_id: number
+  user_id: number
+  /** 'usable' | 'locked' (held by an unpaid order) | 'used'. */
+  status: string
+  order_id: number | null
+  received_at: number
+  used_at: number | null
+}
+
+export interface MallWatchesTable {
+  user_id: number
+  mall_item_id: number
+  created_at: number
 }
 
 export interface WatchesTable {
@@ -238,6 +282,9 @@ export interface DB {
   ledger_transfers: LedgerTransfersTable
   ledger_postings: LedgerPostingsTable
   orders: OrdersTable
+  coupons: CouponsTable
+  user_coupons: UserCouponsTable
+  mall_watches: MallWatchesTable
   watches: WatchesTable
   lot_reminders: LotRemindersTable
   idempotency_keys: IdempotencyKeysTable

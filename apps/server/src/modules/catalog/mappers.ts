@@ -119,12 +119,16 @@ export function toMallCard(row: MallItemRow): MallItemCard {
   }
 }
 
-export function toMallDetail(row: MallItemRow): MallItemDetail {
+export function toMallDetail(
+  row: MallItemRow,
+  viewer: { watched: boolean; boughtByMe: number } = { watched: false, boughtByMe: 0 },
+): MallItemDetail {
   return {
     ...toMallCard(row),
     ...itemFacts(row),
     limitPerUser: row.limit_per_user,
     onSale: row.on_sale === 1,
+    ...viewer,
   }
 }
 

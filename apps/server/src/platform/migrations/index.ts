@@ -13,6 +13,7 @@ import { idempotencyPurge } from './0004-idempotency-purge'
 import { watchReminders } from './0005-watch-reminders'
 import { depositNaming } from './0006-deposit-naming'
 import { englishNames } from './0007-english-names'
+import { mall } from './0008-mall'
 
 /**
  * Migrations are code, written once for both dialects: the context hides the two places where
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, (ctx: MigrationContext) => Migration> = {
   '0005-watch-reminders': watchReminders,
   '0006-deposit-naming': depositNaming,
   '0007-english-names': englishNames,
+  '0008-mall': mall,
 }
 
 class CodeMigrationProvider implements MigrationProvider {

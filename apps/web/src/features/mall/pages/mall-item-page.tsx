@@ -5,7 +5,7 @@ import { DetailSkeleton } from '../../../components/detail-skeleton'
 import { itemPageBodyClassName } from '../../../components/item-detail'
 import { LoadFailed } from '../../../components/load-failed'
 import { PageFrame } from '../../../components/page-frame'
-import { useMallItem } from '../api/get-mall-item'
+import { useMallItem } from '../../../lib/mall/get-mall-item'
 import { MallDetailView } from '../components/mall-detail-view'
 
 /** /productDetail?productNo=<no>: a mall item (app/product-detail-route.tsx picks this page). */

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { MallItemDetailSchema, type MallItemDetail } from '@numisma/contracts/catalog'
-import { request } from '../../../lib/api-client'
+import { request } from '../api-client'
 
 /** GET /mallproduct/getMallByProductNo/{productNo}: one mall item. */
 export function getMallItem(productNo: string): Promise<MallItemDetail> {

@@ -1,0 +1,77 @@
+import {
+  mutationOptions,
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+} from '@tanstack/react-query'
+import {
+  MallWatchStateSchema,
+  WatchedMallItemSchema,
+  type MallWatchState,
+  type WatchedMallItem,
+} from '@numisma/contracts/mall'
+import { request } from '../api-client'
+import { listOf } from '../list-of'
+import { getMallItemQueryOptions } from './get-mall-item'
+
+/**
+ * Watching mall items (spec §7 "Products"). Spec §8 gives the mall's watch calls one default
+ * text, 'unfollow failed', for adding and removing alike.
+ */
+export function watchMallItem(productNo: string): Promise<MallWatchState> {
+  return request({
+    method: 'POST',
+    path: `/mall/attention/${encodeURIComponent(productNo)}`,
+    defaultError: 'UNFOLLOW_FAILED',
+    schema: MallWatchStateSchema,
+  })
+}
+
+export function unwatchMallItem(productNo: string): Promise<MallWatchState> {
+  return request({
+    method: 'POST',
+    path: `/mall/cancelAttention/${encodeURIComponent(productNo)}`,
+    defaultError: 'UNFOLLOW_FAILED',
+    schema: MallWatchStateSchema,
+  })
+}
+
+/** GET /user/auction/queryUserMallAttentions: the mall items the caller watches. */
+export function getWatchedMallItems(): Promise<WatchedMallItem[]> {
+  return request({
+    path: '/user/auction/queryUserMallAttentions',
+    defaultError: 'GET_MALL_FOLLOW_INFO_FAILED',
+    schema: listOf(WatchedMallItemSchema),
+  })
+}
+
+export function getWatchedMallItemsQueryOptions() {
+  return queryOptions({ queryKey: ['watch', 'mall'], queryFn: getWatchedMallItems })
+}
+
+export function useWatchedMallItems() {
+  return useQuery(getWatchedMallItemsQueryOptions())
+}
+
+/** Watch or unwatch a mall item, with the cache it owns: the item's heart and the watchlist. */
+export function toggleMallWatchMutationOptions(queryClient: QueryClient) {
+  return mutationOptions({
+    mutationFn: ({ productNo, watch }: { productNo: string; watch: boolean }) =>
+      watch ? watchMallItem(productNo) : unwatchMallItem(productNo),
+    onSuccess: (result) => {
+      queryClient.setQueryData(getMallItemQueryOptions(result.productNo).queryKey, (item) =>
+        item ? { ...item, watched: result.watched } : item,
+      )
+      return queryClient.invalidateQueries({
+        queryKey: getWatchedMallItemsQueryOptions().queryKey,
+      })
+    },
+  })
+}
+
+/** The heart changes only once the server said 2xx (spec §4). */
+export function useToggleMallWatch() {
+  return useMutation(toggleMallWatchMutationOptions(useQueryClient()))
+}
