@@ -1,3 +1,4 @@
+import { USER_STATISTICS_KEY } from '../../../lib/orders/query-keys'
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { UserStatisticsSchema, type UserStatistics } from '@numisma/contracts/user'
 import { request } from '../../../lib/api-client'
@@ -11,7 +12,7 @@ export function getUserStatistics(): Promise<UserStatistics> {
 }
 
 export function userStatisticsQueryOptions() {
-  return queryOptions({ queryKey: ['user', 'statistics'], queryFn: getUserStatistics })
+  return queryOptions({ queryKey: USER_STATISTICS_KEY, queryFn: getUserStatistics })
 }
 
 export function useUserStatistics() {
