@@ -19,6 +19,10 @@ import { ListingRepository } from './modules/catalog/listing-repository'
 import { ListingService } from './modules/catalog/listing-service'
 import { CatalogRepository } from './modules/catalog/repository'
 import { LedgerService } from './modules/ledger/service'
+import { MallReads } from './modules/mall/reads-repository'
+import { mallRoutes } from './modules/mall/routes'
+import { MallService } from './modules/mall/service'
+import { MallWatchRepository } from './modules/mall/watch-repository'
 import { DEFAULT_PUSH_LIMITS, type PushLimits } from './modules/push/limits'
 import { parseOrigins, SHOP_WEB_ORIGINS } from './modules/push/origin'
 import { PushRepository } from './modules/push/repository'
@@ -174,6 +178,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     idempotency: new IdempotencyStore(database.db),
     options: { quotaMultiplier: options.quotaMultiplier ?? DEFAULT_QUOTA_MULTIPLIER },
   })
+  const mall = new MallService({
+    clock,
+    watches: new MallWatchRepository(database.db),
+    reads: new MallReads(database.db),
+  })
 
   // 3. Routes, by service.
   await app.register(systemRoutes, { prefix: '/svc', clientConfig: config })
@@ -239,8 +248,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         service: new CatalogService(catalogRepo, clock),
         clock,
         viewerOf: (lotId, userId) => bidding.stakeIn(lotId, userId),
+        mallViewerOf: (productNo, userId) => mall.viewerOf(productNo, userId),
       })
       await main.register(biddingRoutes, { service: bidding })
+      await main.register(mallRoutes, { service: mall })
       // Unknown paths are checked for a signature too, so they reveal nothing to strangers.
       main.setNotFoundHandler({ preHandler: verify }, (request, reply) =>
         sendError(request, reply, 404, 'NOT_FOUND'),

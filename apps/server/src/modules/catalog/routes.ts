@@ -22,6 +22,11 @@ export interface CatalogRouteOptions {
     lotId: number,
     userId: number,
   ) => Promise<{ myMax: number | null; orderId: number | null }>
+  /** The caller's own view of a mall item (their watch, units ordered), from the mall module. */
+  mallViewerOf: (
+    productNo: string,
+    userId: number,
+  ) => Promise<{ watched: boolean; boughtByMe: number }>
 }
 
 /** Spec §7 "Home and info" and the item pages. Anonymous callers may read all of it. */
@@ -143,6 +148,13 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRouteOptions> = async (
         response: { 200: dataSchema(MallItemDetailSchema) },
       },
     },
-    async (request) => ({ data: await service.mallItem(request.params.id) }),
+    async (request) => {
+      const caller = request.caller
+      const viewer =
+        caller?.kind === 'user'
+          ? await opts.mallViewerOf(request.params.id, caller.userId)
+          : { watched: false, boughtByMe: 0 }
+      return { data: await service.mallItem(request.params.id, viewer) }
+    },
   )
 }

@@ -107,10 +107,13 @@ export class CatalogService {
     return toLotDetail(row, this.clock.now(), viewer)
   }
 
-  async mallItem(productNo: string): Promise<MallItemDetail> {
+  async mallItem(
+    productNo: string,
+    viewer: { watched: boolean; boughtByMe: number },
+  ): Promise<MallItemDetail> {
     const row = await this.repo.findMallItem(productNo)
     if (!row) throw new AppError('NOT_FOUND', { productNo })
-    return toMallDetail(row)
+    return toMallDetail(row, viewer)
   }
 
   private async summarise(rows: SpecialRow[], now: number): Promise<SpecialSummary[]> {
