@@ -1,0 +1,84 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { Clock } from '../../platform/clock'
+import type { Database } from '../../platform/db'
+import { IntervalJob } from '../../platform/interval-job'
+import { type Transact, transactor } from '../../platform/transactions'
+import type { CouponHolds } from './coupon-holds'
+import { OrdersRepository } from './repository'
+import { couponStep, hasExpired, stockStep, unwindMallOrder } from './steps'
+
+/** At most this many orders per run, so a backlog never holds a run for long. */
+const BATCH = 100
+
+export interface MallOrderExpiryDeps {
+  transact: Transact
+  orders: OrdersRepository
+  holds: CouponHolds
+  clock: Clock
+  log?: FastifyBaseLogger
+}
+
+/**
+ * Cancels unpaid mall orders past their due time (DESIGN §5: 30 minutes; not an order whose buyer
+ * chose bank remittance), returning their stock and coupon. Each order is cancelled in its own
+ * short transaction by the same steps as a buyer's cancel, locking the order, then its item, then
+ * its coupon — the order a purchase takes item and coupon in — so expiry never deadlocks with
+ * buying. On PostgreSQL an order another instance (or its buyer) holds is skipped (`FOR UPDATE
+ * SKIP LOCKED`); the due check is repeated under the lock and the status flips conditionally, so
+ * each order expires exactly once however many instances run the job.
+ */
+export class MallOrderExpiry {
+  private readonly job = new IntervalJob(
+    () => this.sweep(),
+    (error: unknown) => this.deps.log?.error({ err: error }, 'mall order expiry failed'),
+  )
+  private readonly stock
+  private readonly coupon
+
+  constructor(private readonly deps: MallOrderExpiryDeps) {
+    this.stock = stockStep(deps.orders)
+    this.coupon = couponStep(deps.holds)
+  }
+
+  /** The job over one database, for the composition root and tests. */
+  static forDatabase(
+    database: Database,
+    clock: Clock,
+    holds: CouponHolds,
+    options: Pick<MallOrderExpiryDeps, 'log'> = {},
+  ): MallOrderExpiry {
+    return new MallOrderExpiry({
+      transact: transactor(database),
+      orders: new OrdersRepository(database.db, database.dialect),
+      holds,
+      clock,
+      ...options,
+    })
+  }
+
+  /** One bounded run; returns the ids of the orders this run cancelled. */
+  async sweep(): Promise<number[]> {
+    const { orders, clock } = this.deps
+    const due = await orders.dueMallOrders(clock.now(), BATCH)
+    const expired: number[] = []
+    for (const { id } of due) {
+      const cancelled = await this.deps.transact(async (tx) => {
+        const order = await orders.lockOrder(tx, id, { skipLocked: true })
+        const now = clock.now()
+        // Re-judged under the lock: the buyer may have paid, cancelled or chosen remittance.
+        if (!order || !hasExpired(order, now)) return false
+        return unwindMallOrder(tx, order, now, { orders, stock: this.stock, coupon: this.coupon })
+      })
+      if (cancelled) expired.push(id)
+    }
+    return expired
+  }
+
+  start(intervalMs = 5_000): void {
+    this.job.start(intervalMs)
+  }
+
+  stop(): Promise<void> {
+    return this.job.stop()
+  }
+}

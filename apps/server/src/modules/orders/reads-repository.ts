@@ -1,0 +1,87 @@
+import type { Kysely } from 'kysely'
+import type { DB } from '../../platform/schema'
+
+/**
+ * Order reads outside the write transactions: the caller's orders with what they bought, and an
+ * item's purchase records. Reads only.
+ */
+export class OrderReads {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  /** Orders with the lot or mall item each is for (title, pictures, lot id or product number). */
+  private orderRows() {
+    return this.db
+      .selectFrom('orders')
+      .leftJoin('lots', 'lots.id', 'orders.lot_id')
+      .leftJoin('mall_items', 'mall_items.id', 'orders.mall_item_id')
+      .select([
+        'orders.id',
+        'orders.user_id',
+        'orders.kind',
+        'orders.status',
+        'orders.lot_id',
+        'orders.quantity',
+        'orders.amount',
+        'orders.fee',
+        'orders.discount',
+        'orders.total',
+        'orders.user_coupon_id',
+        'orders.pay_method',
+        'orders.created_at',
+        'orders.due_at',
+        'orders.paid_at',
+        'orders.cancelled_at',
+        'lots.title as lot_title',
+        'lots.images as lot_images',
+        'mall_items.product_no',
+        'mall_items.title as mall_title',
+        'mall_items.images as mall_images',
+      ])
+  }
+
+  /** The user's orders pending payment, newest first. */
+  pendingOf(userId: number) {
+    return this.orderRows()
+      .where('orders.user_id', '=', userId)
+      .where('orders.status', '=', 'pending_payment')
+      .orderBy('orders.created_at', 'desc')
+      .orderBy('orders.id', 'desc')
+      .execute()
+  }
+
+  order(orderId: number) {
+    return this.orderRows().where('orders.id', '=', orderId).executeTakeFirst()
+  }
+
+  async mallItemId(productNo: string): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('mall_items')
+      .select('id')
+      .where('product_no', '=', productNo)
+      .executeTakeFirst()
+    return row?.id
+  }
+
+  /** One page of an item's purchases that were not cancelled, newest first, and how many in all. */
+  async purchaseRecords(mallItemId: number, page: { offset: number; limit: number }) {
+    const live = this.db
+      .selectFrom('orders')
+      .where('orders.mall_item_id', '=', mallItemId)
+      .where('orders.kind', '=', 'mall')
+      .where('orders.status', '!=', 'cancelled')
+    const [rows, total] = await Promise.all([
+      live
+        .innerJoin('users', 'users.id', 'orders.user_id')
+        .select(['orders.user_id', 'users.display', 'orders.quantity', 'orders.created_at'])
+        .orderBy('orders.created_at', 'desc')
+        .orderBy('orders.id', 'desc')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute(),
+      live.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst(),
+    ])
+    return { rows, total: Number(total?.n ?? 0) }
+  }
+}
+
+export type OrderRow = NonNullable<Awaited<ReturnType<OrderReads['order']>>>

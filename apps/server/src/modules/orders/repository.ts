@@ -1,0 +1,230 @@
+import { type Kysely, sql } from 'kysely'
+import type { Dialect } from '../../platform/db'
+import type { DB } from '../../platform/schema'
+import type { Tx } from '../../platform/transactions'
+
+/** A mall item as placing an order judges it, read under its row lock. */
+export interface LockedMallItem {
+  id: number
+  productNo: string
+  categoryId: number | null
+  price: number
+  stock: number
+  limitPerUser: number | null
+  onSale: boolean
+}
+
+/** An order as cancelling it needs it, read under its row lock. */
+export interface LockedOrder {
+  id: number
+  userId: number
+  kind: string
+  status: string
+  mallItemId: number | null
+  quantity: number
+  userCouponId: number | null
+  payMethod: string | null
+  dueAt: number | null
+}
+
+export interface NewMallOrder {
+  userId: number
+  mallItemId: number
+  quantity: number
+  /** Price × quantity (the goods). */
+  amount: number
+  discount: number
+  userCouponId: number | null
+  dueAt: number
+  now: number
+}
+
+/** Category trees are a few levels deep; this bounds the walk should a row ever point at itself. */
+const MAX_CATEGORY_DEPTH = 10
+
+/**
+ * The SQL of placing, cancelling and expiring mall orders. Methods that take `tx` run in the
+ * caller's write transaction; on PostgreSQL the row locks they take are what serialise buyers of
+ * one item (the item row) and cancellers of one order (the order row). Every transaction locks an
+ * item before a coupon, so buying and cancelling never wait on each other in a cycle.
+ */
+export class OrdersRepository {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly dialect: Dialect,
+  ) {}
+
+  /** Reads a mall item for update: on PostgreSQL this row lock serialises its buyers. */
+  async lockMallItem(tx: Tx, productNo: string): Promise<LockedMallItem | undefined> {
+    let query = tx
+      .selectFrom('mall_items')
+      .select(['id', 'product_no', 'category_id', 'price', 'stock', 'limit_per_user', 'on_sale'])
+      .where('product_no', '=', productNo)
+    if (this.dialect === 'postgres') query = query.forUpdate()
+    const row = await query.executeTakeFirst()
+    return (
+      row && {
+        id: row.id,
+        productNo: row.product_no,
+        categoryId: row.category_id,
+        price: row.price,
+        stock: row.stock,
+        limitPerUser: row.limit_per_user,
+        onSale: row.on_sale === 1,
+      }
+    )
+  }
+
+  /** Units of an item the user holds in mall orders that are not cancelled (paid or not). */
+  async unitsHeld(tx: Tx, userId: number, mallItemId: number): Promise<number> {
+    const row = await tx
+      .selectFrom('orders')
+      // Cast so PostgreSQL returns int8 (parsed to a number), not numeric (a string).
+      .select(sql<number>`cast(coalesce(sum(${sql.ref('quantity')}), 0) as bigint)`.as('units'))
+      .where('mall_item_id', '=', mallItemId)
+      .where('user_id', '=', userId)
+      .where('kind', '=', 'mall')
+      .where('status', '!=', 'cancelled')
+      .executeTakeFirst()
+    return row?.units ?? 0
+  }
+
+  /** The category and every category above it (a coupon for 钱币 covers 古钱币), nearest first. */
+  async categoryChain(tx: Tx, categoryId: number | null): Promise<number[]> {
+    const chain: number[] = []
+    let next = categoryId
+    while (next !== null && !chain.includes(next) && chain.length < MAX_CATEGORY_DEPTH) {
+      chain.push(next)
+      const row = await tx
+        .selectFrom('mall_categories')
+        .select('parent_id')
+        .where('id', '=', next)
+        .executeTakeFirst()
+      next = row?.parent_id ?? null
+    }
+    return chain
+  }
+
+  /** Takes units off the shelf; false, and nothing changed, when fewer are left. */
+  async reserveStock(tx: Tx, mallItemId: number, quantity: number): Promise<boolean> {
+    const updated = await tx
+      .updateTable('mall_items')
+      .set((eb) => ({
+        stock: eb('stock', '-', quantity),
+        sold: eb('sold', '+', quantity),
+      }))
+      .where('id', '=', mallItemId)
+      .where('stock', '>=', quantity)
+      .executeTakeFirst()
+    return updated.numUpdatedRows === 1n
+  }
+
+  /** Puts units of a cancelled order back on the shelf. */
+  async returnStock(tx: Tx, mallItemId: number, quantity: number): Promise<void> {
+    await tx
+      .updateTable('mall_items')
+      .set((eb) => ({
+        stock: eb('stock', '+', quantity),
+        sold: eb('sold', '-', quantity),
+      }))
+      .where('id', '=', mallItemId)
+      .execute()
+  }
+
+  async insertMallOrder(tx: Tx, order: NewMallOrder): Promise<number> {
+    const { id } = await tx
+      .insertInto('orders')
+      .values({
+        user_id: order.userId,
+        kind: 'mall',
+        lot_id: null,
+        mall_item_id: order.mallItemId,
+        quantity: order.quantity,
+        amount: order.amount,
+        fee: 0,
+        discount: order.discount,
+        total: order.amount - order.discount,
+        status: 'pending_payment',
+        due_at: order.dueAt,
+        created_at: order.now,
+        paid_at: null,
+        user_coupon_id: order.userCouponId,
+        pay_method: null,
+        cancelled_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    return id
+  }
+
+  /**
+   * Reads an order for update. `skipLocked` (the expiry job, PostgreSQL): an order another
+   * transaction holds is passed over rather than waited for.
+   */
+  async lockOrder(
+    tx: Tx,
+    orderId: number,
+    options: { skipLocked?: boolean } = {},
+  ): Promise<LockedOrder | undefined> {
+    let query = tx
+      .selectFrom('orders')
+      .select([
+        'id',
+        'user_id',
+        'kind',
+        'status',
+        'mall_item_id',
+        'quantity',
+        'user_coupon_id',
+        'pay_method',
+        'due_at',
+      ])
+      .where('id', '=', orderId)
+    if (this.dialect === 'postgres') {
+      query = options.skipLocked ? query.forUpdate().skipLocked() : query.forUpdate()
+    }
+    const row = await query.executeTakeFirst()
+    return (
+      row && {
+        id: row.id,
+        userId: row.user_id,
+        kind: row.kind,
+        status: row.status,
+        mallItemId: row.mall_item_id,
+        quantity: row.quantity,
+        userCouponId: row.user_coupon_id,
+        payMethod: row.pay_method,
+        dueAt: row.due_at,
+      }
+    )
+  }
+
+  /** Cancels an unpaid order; false when it was no longer pending payment (cancelled already). */
+  async markCancelled(tx: Tx, orderId: number, now: number): Promise<boolean> {
+    const updated = await tx
+      .updateTable('orders')
+      .set({ status: 'cancelled', cancelled_at: now })
+      .where('id', '=', orderId)
+      .where('status', '=', 'pending_payment')
+      .executeTakeFirst()
+    return updated.numUpdatedRows === 1n
+  }
+
+  /**
+   * Unpaid mall orders past their due time whose buyer did not choose bank remittance, oldest
+   * first, as last committed (the expiry job locks and re-checks each one).
+   */
+  dueMallOrders(now: number, limit: number): Promise<{ id: number }[]> {
+    return this.db
+      .selectFrom('orders')
+      .select('id')
+      .where('status', '=', 'pending_payment')
+      .where('due_at', '<=', now)
+      .where('kind', '=', 'mall')
+      .where((eb) => eb.or([eb('pay_method', 'is', null), eb('pay_method', '!=', 'remittance')]))
+      .orderBy('due_at')
+      .orderBy('id')
+      .limit(limit)
+      .execute()
+  }
+}
