@@ -31,6 +31,11 @@ import { PushService } from './modules/push/service'
 import { catalogRoutes } from './modules/catalog/routes'
 import { CatalogService } from './modules/catalog/service'
 import { MEDIA_PREFIX, mediaRoutes } from './modules/media/routes'
+import { couponHoldsFor } from './modules/coupons/holds'
+import { MallOrderService } from './modules/orders/mall-order-service'
+import { OrderReads } from './modules/orders/reads-repository'
+import { OrdersRepository } from './modules/orders/repository'
+import { orderRoutes } from './modules/orders/routes'
 import { passportRoutes } from './modules/passport/routes'
 import { searchRoutes } from './modules/search/routes'
 import { SearchService } from './modules/search/service'
@@ -251,6 +256,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         mallViewerOf: (productNo, userId) => mall.viewerOf(productNo, userId),
       })
       await main.register(biddingRoutes, { service: bidding })
+      await main.register(orderRoutes, {
+        service: new MallOrderService({
+          transact: transactor(database),
+          clock,
+          orders: new OrdersRepository(database.db, database.dialect),
+          reads: new OrderReads(database.db),
+          holds: couponHoldsFor(database),
+          idempotency: new IdempotencyStore(database.db),
+        }),
+      })
       await main.register(mallRoutes, { service: mall })
       // Unknown paths are checked for a signature too, so they reveal nothing to strangers.
       main.setNotFoundHandler({ preHandler: verify }, (request, reply) =>

@@ -3,6 +3,8 @@ import { buildApp } from './app'
 import { IdempotencyPurger, IdempotencyStore } from './platform/idempotency'
 import { ClosingSweeper } from './modules/bidding/closing'
 import { ReminderJob } from './modules/bidding/reminders'
+import { couponHoldsFor } from './modules/coupons/holds'
+import { MallOrderExpiry } from './modules/orders/expiry'
 import { StaffRepository } from './modules/staff/repository'
 import { StaffService } from './modules/staff/service'
 import { systemClock } from './platform/clock'
@@ -64,6 +66,10 @@ async function main(): Promise<void> {
   sweeper.start(1000)
   const reminders = ReminderJob.forDatabase(database, systemClock, app.bus, { log: app.log })
   reminders.start(1000)
+  const expiry = MallOrderExpiry.forDatabase(database, systemClock, couponHoldsFor(database), {
+    log: app.log,
+  })
+  expiry.start()
   const purger = new IdempotencyPurger(new IdempotencyStore(database.db), systemClock, (error) =>
     app.log.error({ err: error }, 'idempotency purge failed'),
   )
@@ -80,6 +86,7 @@ async function main(): Promise<void> {
     stopRoller()
     await sweeper.stop()
     await reminders.stop()
+    await expiry.stop()
     await purger.stop()
     await app.close()
     await app.bus.close()
