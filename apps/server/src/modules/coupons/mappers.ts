@@ -1,4 +1,4 @@
-import type { UserCouponRecord } from '@numisma/contracts/mall'
+import type { UsableCoupon } from '@numisma/contracts/mall'
 import type { CouponKind, CouponRule } from '@numisma/domain/coupons'
 import type { CouponRow } from './repository'
 
@@ -32,13 +32,10 @@ export function ruleOf(row: CouponRow): CouponRule {
   }
 }
 
-/** The terms every coupon view shows (contracts' CouponTerms). */
-export function termsOf(
-  row: CouponRow,
-): Omit<
-  UserCouponRecord,
-  'userCouponId' | 'couponId' | 'status' | 'orderId' | 'receivedAt' | 'usedAt'
-> {
+/** The terms every coupon view shows. */
+export type CouponTerms = Omit<UsableCoupon, 'userCouponId' | 'couponId' | 'saving'>
+
+export function termsOf(row: CouponRow): CouponTerms {
   const rule = ruleOf(row)
   return {
     title: row.title,
