@@ -156,6 +156,29 @@ describe.each(databases)('search service on $name', (kind) => {
     for (const card of kw.data) expect(card.title).toContain('熊猫')
   })
 
+  it("lists a parent mall category's children's items under the parent (its 全部 link)", async () => {
+    const { data: tree } = (await t.call({ method: 'GET', path: '/mall/categoryTree' })).json<{
+      data: { id: number; name: string; children: { id: number }[] }[]
+    }>()
+    const idsIn = async (categoryId: number) => {
+      const page = await cards({ type: 'mall', categoryId, pageSize: 50 })
+      expect(page.total).toBeLessThanOrEqual(50)
+      return page.data.map((c) => c.id).sort((a, b) => a - b)
+    }
+    expect(tree.length).toBeGreaterThan(0)
+    for (const parent of tree) {
+      expect(parent.children.length, parent.name).toBeGreaterThan(0)
+      const children: number[] = []
+      for (const child of parent.children) {
+        const own = await idsIn(child.id)
+        expect(own.length, `${parent.name} › ${child.id}`).toBeGreaterThan(0)
+        children.push(...own)
+      }
+      expect(await idsIn(parent.id), parent.name).toEqual(children.sort((a, b) => a - b))
+    }
+    expect((await cards({ type: 'mall', categoryId: 999_999 })).total).toBe(0)
+  })
+
   it.each([
     [{ type: 'stamps' }],
     [{ page: 0 }],

@@ -2,7 +2,7 @@ import type { LotCard, MallItemCard, SearchQuery } from '@numisma/contracts/cata
 import type { Clock } from '../../platform/clock'
 import { lotStatusOf, toLotCard, toMallCard } from '../catalog/mappers'
 import type { Selectable } from 'kysely'
-import type { LotsTable, MallItemsTable } from '../../platform/schema'
+import type { LotsTable, MallCategoriesTable, MallItemsTable } from '../../platform/schema'
 import { SearchIndex } from './search-index'
 
 type LotRow = Selectable<LotsTable>
@@ -12,6 +12,7 @@ type MallItemRow = Selectable<MallItemsTable>
 export interface SearchSource {
   allLots(): Promise<LotRow[]>
   allMallItems(): Promise<MallItemRow[]>
+  listMallCategories(): Promise<Pick<Selectable<MallCategoriesTable>, 'id' | 'parent_id'>[]>
 }
 
 export interface SearchPage<T> {
@@ -30,6 +31,8 @@ interface Snapshot {
   mall: MallItemRow[]
   lotIndex: SearchIndex
   mallIndex: SearchIndex
+  /** A mall category and everything under it: a parent's "全部" lists its children's items. */
+  mallSubtree: Map<number, Set<number>>
 }
 
 const itemBody = (row: LotRow | MallItemRow): string =>
@@ -109,10 +112,16 @@ export class SearchService {
 
   private searchMall(snap: Snapshot, q: SearchQuery): SearchPage<MallItemCard> {
     const relevance = q.keyword ? snap.mallIndex.search(q.keyword) : undefined
+    const categories =
+      q.categoryId === undefined
+        ? undefined
+        : (snap.mallSubtree.get(q.categoryId) ?? new Set([q.categoryId]))
     const rows = snap.mall.filter((row) => {
       if (row.on_sale !== 1) return false
       if (relevance && !relevance.has(row.id)) return false
-      if (q.categoryId !== undefined && row.category_id !== q.categoryId) return false
+      if (categories && (row.category_id === null || !categories.has(row.category_id))) {
+        return false
+      }
       if (q.grade !== undefined && row.grade_code !== q.grade) return false
       if (q.gradingService !== undefined && row.grading_service !== q.gradingService) return false
       if (q.minPrice !== undefined && row.price < q.minPrice) return false
@@ -147,17 +156,47 @@ export class SearchService {
   }
 
   private async load(now: number): Promise<Snapshot> {
-    const [lots, mall] = await Promise.all([this.repo.allLots(), this.repo.allMallItems()])
+    const [lots, mall, mallCategories] = await Promise.all([
+      this.repo.allLots(),
+      this.repo.allMallItems(),
+      this.repo.listMallCategories(),
+    ])
     return {
       loadedAt: now,
       lots,
       mall,
+      mallSubtree: subtrees(mallCategories),
       lotIndex: new SearchIndex(lots.map((r) => ({ id: r.id, title: r.title, body: itemBody(r) }))),
       mallIndex: new SearchIndex(
         mall.map((r) => ({ id: r.id, title: r.title, body: itemBody(r) })),
       ),
     }
   }
+}
+
+/** Each category's id with the ids of all its descendants (a cycle in bad data ends the walk). */
+export function subtrees(
+  categories: readonly { id: number; parent_id: number | null }[],
+): Map<number, Set<number>> {
+  const children = new Map<number, number[]>()
+  for (const c of categories) {
+    if (c.parent_id === null) continue
+    children.set(c.parent_id, [...(children.get(c.parent_id) ?? []), c.id])
+  }
+  const result = new Map<number, Set<number>>()
+  for (const c of categories) {
+    const seen = new Set<number>([c.id])
+    const stack = [c.id]
+    while (stack.length > 0) {
+      for (const child of children.get(stack.pop()!) ?? []) {
+        if (seen.has(child)) continue
+        seen.add(child)
+        stack.push(child)
+      }
+    }
+    result.set(c.id, seen)
+  }
+  return result
 }
 
 function paginate<R, T>(rows: R[], q: SearchQuery, map: (row: R) => T): SearchPage<T> {
