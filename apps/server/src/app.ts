@@ -32,6 +32,9 @@ import { catalogRoutes } from './modules/catalog/routes'
 import { CatalogService } from './modules/catalog/service'
 import { MEDIA_PREFIX, mediaRoutes } from './modules/media/routes'
 import { couponHoldsFor } from './modules/coupons/holds'
+import { CouponRepository } from './modules/coupons/repository'
+import { couponRoutes } from './modules/coupons/routes'
+import { CouponService } from './modules/coupons/service'
 import { MallOrderService } from './modules/orders/mall-order-service'
 import { OrderReads } from './modules/orders/reads-repository'
 import { OrdersRepository } from './modules/orders/repository'
@@ -188,6 +191,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     watches: new MallWatchRepository(database.db),
     reads: new MallReads(database.db),
   })
+  const coupons = new CouponService({
+    transact: transactor(database),
+    clock,
+    coupons: new CouponRepository(database.db, database.dialect),
+  })
 
   // 3. Routes, by service.
   await app.register(systemRoutes, { prefix: '/svc', clientConfig: config })
@@ -201,6 +209,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       quotaOf: (userId) => bidding.quotaOf(userId),
       counts: (userId) => bidding.counts(userId),
     },
+    coupons: { usableCount: (userId) => coupons.usableCount(userId) },
   })
   await app.register(staffRoutes, {
     prefix: `${MAIN_PREFIX}/admin`,
@@ -214,6 +223,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         priceSteps: () => bidding.priceSteps(),
       }),
       counter: new CounterService({ users, ledger }),
+      coupons,
     },
   })
   const pushLimits = { ...DEFAULT_PUSH_LIMITS, ...options.push?.limits }
@@ -267,6 +277,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         }),
       })
       await main.register(mallRoutes, { service: mall })
+      await main.register(couponRoutes, { service: coupons })
       // Unknown paths are checked for a signature too, so they reveal nothing to strangers.
       main.setNotFoundHandler({ preHandler: verify }, (request, reply) =>
         sendError(request, reply, 404, 'NOT_FOUND'),

@@ -1,4 +1,5 @@
 import { dataSchema, IdempotencyKeySchema, IdParamSchema } from '@numisma/contracts/api'
+import { CouponCreatedSchema, CouponCreateSchema } from '@numisma/contracts/mall'
 import { HEADER } from '@numisma/contracts/signing'
 import {
   DepositCreditedSchema,
@@ -14,11 +15,13 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { ListingService } from '../catalog/listing-service'
+import type { CouponService } from '../coupons/service'
 import type { CounterService } from './counter-service'
 
 export interface OperationsOptions {
   listings: ListingService
   counter: CounterService
+  coupons: CouponService
 }
 
 const IdempotencyHeaders = z
@@ -28,7 +31,7 @@ const IdempotencyHeaders = z
 /** Operator calls of DESIGN §9: set up auctions and the mall, record deposits. */
 export const operationsRoutes: FastifyPluginAsyncZod<OperationsOptions> = async (
   app,
-  { listings, counter },
+  { listings, counter, coupons },
 ) => {
   const tags = ['staff']
 
@@ -69,6 +72,19 @@ export const operationsRoutes: FastifyPluginAsyncZod<OperationsOptions> = async 
       },
     },
     async (request) => ({ data: await listings.addMallItem(request.body) }),
+  )
+
+  app.post(
+    '/coupons',
+    {
+      schema: {
+        tags,
+        summary: 'Issue a mall coupon (spend-X-save-Y or percent off with a cap)',
+        body: CouponCreateSchema,
+        response: { 200: dataSchema(CouponCreatedSchema) },
+      },
+    },
+    async (request) => ({ data: await coupons.create(request.body) }),
   )
 
   const creditDeposit = (request: {

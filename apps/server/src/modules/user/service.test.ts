@@ -14,6 +14,7 @@ function setup(profile: UserProfileRow | undefined) {
       quotaOf: () => Promise.resolve({ deposit: 50_000, quota: 500_000, exposure: 120_000 }),
       counts: () => Promise.resolve({ bidding: 2, watching: 3, entrusted: 1, pendingPayment: 0 }),
     },
+    coupons: { usableCount: () => Promise.resolve(4) },
   })
 }
 
@@ -37,7 +38,7 @@ describe('UserService.statistics', () => {
       quota: 500_000,
       exposure: 120_000,
       payPasswordSet: false,
-      counts: { bidding: 2, watching: 3, entrusted: 1, pendingPayment: 0 },
+      counts: { bidding: 2, watching: 3, entrusted: 1, pendingPayment: 0, coupons: 4 },
     })
   })
 

@@ -16,10 +16,16 @@ export interface UserBiddingFigures {
   counts(userId: number): Promise<UserCounts>
 }
 
+/** What it needs from coupons: the counter of usable coupons (CouponService satisfies it). */
+export interface UserCouponFigures {
+  usableCount(userId: number): Promise<number>
+}
+
 export interface UserDeps {
   users: Pick<UserRepository, keyof UserRepository>
   ledger: UserBalances
   bidding: UserBiddingFigures
+  coupons: UserCouponFigures
 }
 
 /** The user centre's use cases. */
@@ -34,10 +40,11 @@ export class UserService {
     const user = await this.deps.users.findProfile(userId)
     // A session outliving its user (deleted account) is as good as no session.
     if (!user) throw new AppError('SESSION_INVALID')
-    const [{ balance }, { deposit, quota, exposure }, counts] = await Promise.all([
+    const [{ balance }, { deposit, quota, exposure }, counts, coupons] = await Promise.all([
       this.deps.ledger.balances(userId),
       this.deps.bidding.quotaOf(userId),
       this.deps.bidding.counts(userId),
+      this.deps.coupons.usableCount(userId),
     ])
     return {
       userId: String(user.id),
@@ -51,8 +58,8 @@ export class UserService {
       exposure,
       // Payment passwords arrive with the money module; until then none can have been set.
       payPasswordSet: false,
-      // Shipping and coupon counters arrive with the order and mall modules.
-      counts,
+      // Shipping counters arrive with the delivery module.
+      counts: { ...counts, coupons },
     }
   }
 }
