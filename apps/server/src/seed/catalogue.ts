@@ -15,10 +15,15 @@ import {
   type ItemTemplate,
   MACHINE_STRUCK,
   MALL_CATEGORIES,
+  MALL_ONLY,
+  type MallLeaf,
   NOTE_GRADES,
   RAW_COIN_GRADES,
   RAW_NOTE_GRADES,
   SPECIAL_THEMES,
+  SUPPLIES,
+  type SupplyLeaf,
+  type SupplyTemplate,
 } from './catalogue-data'
 
 /**
@@ -121,7 +126,16 @@ export function generateItem(
   categoryIds: readonly number[],
   forceGraded = false,
 ): ItemFields {
-  const t = rng.pick(POOLS[pool])
+  return itemFrom(rng.pick(POOLS[pool]), rng, seed, categoryIds, forceGraded)
+}
+
+function itemFrom(
+  t: ItemTemplate,
+  rng: Rng,
+  seed: number,
+  categoryIds: readonly number[],
+  forceGraded: boolean,
+): ItemFields {
   const graded = forceGraded || (t.category !== 1 && rng.chance(0.45))
   const service = graded
     ? rng.pick(t.kind === 'note' ? ['PMG', 'GBCA'] : ['PCGS', 'NGC', 'GBCA'])
@@ -231,6 +245,7 @@ export async function seedCatalogue(repo: CatalogRepository, now: number, seed =
   for (const [i, c] of CATEGORIES.entries()) {
     await repo.insertCategory({ name: c.name, name_en: c.nameEn, icon: c.icon, sort: i })
   }
+  const leafIds = new Map<MallLeaf, number>()
   for (const [i, c] of MALL_CATEGORIES.entries()) {
     const parent = await repo.insertMallCategory({
       parent_id: null,
@@ -239,12 +254,13 @@ export async function seedCatalogue(repo: CatalogRepository, now: number, seed =
       sort: i,
     })
     for (const [j, child] of c.children.entries()) {
-      await repo.insertMallCategory({
+      const id = await repo.insertMallCategory({
         parent_id: parent,
         name: child.name,
         name_en: child.nameEn,
         sort: j,
       })
+      leafIds.set(child.name, id)
     }
   }
 
@@ -318,36 +334,132 @@ export async function seedCatalogue(repo: CatalogRepository, now: number, seed =
     })
   }
 
-  const mallCategoryRows = await repo.listMallCategories()
-  const leafFor = (name: string) => mallCategoryRows.find((c) => c.name === name)?.id ?? null
-  const categoryIds = await repo.categoryIds()
-  const mall: Insertable<MallItemsTable>[] = []
-  const pools: [Pool, string][] = [
-    ['ancient', '古钱币'],
-    ['machine', '机制币'],
-    ['banknote', '人民币'],
-    ['commemorative', '熊猫币'],
-  ]
-  for (let i = 0; i < 100; i++) {
-    const [pool, leaf] = pools[i % pools.length]!
+  await repo.insertMallItems(generateMallItems(rng, leafIds, await repo.categoryIds(), now))
+}
+
+/** How many demo mall items each leaf category holds (100 in all). */
+export const MALL_SHELVES: Record<MallLeaf, number> = {
+  古钱币: 9,
+  // Every machine-struck template once, the nickel 壹角 among them.
+  机制币: 12,
+  纪念币: 8,
+  人民币: 9,
+  民国纸币: 8,
+  外国纸币: 8,
+  熊猫币: 10,
+  生肖币: 8,
+  纪念金银币: 8,
+  评级盒: 7,
+  钱币册: 7,
+  放大镜: 6,
+}
+
+/**
+ * The shelves interleaved evenly, so the mall's newest-first list mixes categories rather than
+ * showing ten ancient coins, then ten machine-struck ones.
+ */
+export function mallSchedule(shelves: Record<MallLeaf, number> = MALL_SHELVES): MallLeaf[] {
+  const leaves = Object.keys(shelves) as MallLeaf[]
+  return leaves
+    .flatMap((leaf, order) =>
+      Array.from({ length: shelves[leaf] }, (_, k) => ({
+        leaf,
+        order,
+        at: (k + 0.5) / shelves[leaf],
+      })),
+    )
+    .sort((a, b) => a.at - b.at || a.order - b.order)
+    .map((slot) => slot.leaf)
+}
+
+/** Every coin and note the mall may stock, each filed under its `mall` leaf. */
+export const MALL_TEMPLATES: readonly ItemTemplate[] = [
+  ...ANCIENT,
+  ...MACHINE_STRUCK,
+  ...BANKNOTES,
+  ...COMMEMORATIVES,
+  ...MALL_ONLY,
+]
+
+const isSupplyLeaf = (leaf: MallLeaf): leaf is SupplyLeaf => SUPPLIES.some((s) => s.mall === leaf)
+
+/**
+ * The mall's items: each leaf category stocked from the templates filed under it, taken in turn
+ * (so a shelf shows its variety before it repeats), each raw or graded like an auction lot.
+ */
+export function generateMallItems(
+  rng: Rng,
+  leafIds: ReadonlyMap<MallLeaf, number>,
+  categoryIds: readonly number[],
+  now: number,
+): Insertable<MallItemsTable>[] {
+  const taken = new Map<MallLeaf, number>()
+  return mallSchedule().map((leaf, i) => {
+    const k = taken.get(leaf) ?? 0
+    taken.set(leaf, k + 1)
+    const seed = 90_000 + i
+    const categoryId = leafIds.get(leaf)
+    if (categoryId === undefined) throw new Error(`no mall category ${leaf} to file items under`)
+    const base = {
+      product_no: `M${String(100_001 + i)}`,
+      category_id: categoryId,
+      limit_per_user: null as number | null,
+      on_sale: 1,
+      created_at: now - i * MINUTE,
+    }
+    if (isSupplyLeaf(leaf)) {
+      const shelf = SUPPLIES.filter((t) => t.mall === leaf)
+      return { ...base, ...supplyItem(shelf[k % shelf.length]!, rng, seed) }
+    }
+    const shelf = MALL_TEMPLATES.filter((t) => t.mall === leaf)
     const {
       priceFen,
       category_id: _auctionCategory,
       ...fields
-    } = generateItem(rng, pool, 90_000 + i, categoryIds)
-    mall.push({
+    } = itemFrom(shelf[k % shelf.length]!, rng, seed, categoryIds, false)
+    return {
+      ...base,
       ...fields,
-      product_no: `M${String(100_001 + i)}`,
-      category_id: leafFor(leaf),
       price: Math.max(100, Math.round(priceFen / 1000) * 1000),
       stock: rng.int(1, 20),
       sold: rng.int(0, 60),
       limit_per_user: rng.chance(0.3) ? rng.int(1, 3) : null,
-      on_sale: 1,
-      created_at: now - i * MINUTE,
-    })
+    }
+  })
+}
+
+const SUPPLY_TOOL = { 评级盒: 'slab', 钱币册: 'album', 放大镜: 'loupe' } as const
+
+/** A supply: no grade (code 0, "none"), no year or face value, priced to the yuan, well stocked. */
+function supplyItem(t: SupplyTemplate, rng: Rng, seed: number) {
+  const hue = (seed * 47) % 360
+  const images = (['obverse', 'reverse'] as const).map((side, i) =>
+    artworkUrl({
+      kind: 'supply',
+      seed: seed * 2 + i,
+      tool: SUPPLY_TOOL[t.mall],
+      label: t.label,
+      hue,
+      side,
+    }),
+  )
+  const [low, high] = t.priceYuan
+  return {
+    title: t.title,
+    subtitle: t.subtitle,
+    description: t.description,
+    images: JSON.stringify(images),
+    grade_code: 0,
+    grading_service: null,
+    cert_no: null,
+    year: '',
+    denomination: '',
+    material: t.material,
+    export_banned: 0,
+    price: rng.int(low, high) * 100,
+    stock: rng.int(20, 200),
+    sold: rng.int(0, 300),
   }
-  await repo.insertMallItems(mall)
 }
 
 /**

@@ -13,7 +13,7 @@ const ArtworkSchema = z.discriminatedUnion('kind', [
     seed: z.number().int().nonnegative(),
     face: text,
     legend: text,
-    metal: z.enum(['silver', 'gold', 'copper', 'brass']),
+    metal: z.enum(['silver', 'gold', 'copper', 'brass', 'nickel']),
     holed: z.boolean(),
     side: z.enum(['obverse', 'reverse']),
   }),
@@ -23,6 +23,14 @@ const ArtworkSchema = z.discriminatedUnion('kind', [
     face: text,
     legend: text,
     serial: text,
+    hue: z.number().int().min(0).max(360),
+    side: z.enum(['obverse', 'reverse']),
+  }),
+  z.object({
+    kind: z.literal('supply'),
+    seed: z.number().int().nonnegative(),
+    tool: z.enum(['slab', 'album', 'loupe']),
+    label: text,
     hue: z.number().int().min(0).max(360),
     side: z.enum(['obverse', 'reverse']),
   }),
@@ -47,7 +55,7 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['media'],
-        summary: 'A generated coin or banknote picture (SVG)',
+        summary: 'A generated picture of a coin, a banknote or a collecting supply (SVG)',
         params: z.object({
           token: z
             .string()
