@@ -53,7 +53,7 @@ const PAGES: Record<string, Page> = {
     'CategoryDetailPage',
   ),
   '/orderHistory': page(
-    () => import('../features/auction/pages/order-history-page'),
+    () => import('../features/mall/pages/order-history-page'),
     'OrderHistoryPage',
   ),
   '/address/list': page(

@@ -1,7 +1,0 @@
-import { useTranslation } from 'react-i18next'
-import { EmptyPage } from '../../../components/empty-page'
-
-export function OrderHistoryPage() {
-  const { t } = useTranslation()
-  return <EmptyPage description={t('empty.orderHistory')} />
-}
