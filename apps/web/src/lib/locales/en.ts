@@ -362,11 +362,15 @@ export const en: Messages = {
   myLike: {
     lots: 'Lots',
     mall: 'Mall',
-    mallSoon: 'Watching mall items is coming soon',
+    mallEmpty: 'You are not watching any mall item yet',
+    mallBrowse: 'Browse the mall',
     swipeHint: 'Swipe left to stop watching',
     unwatch: 'Unwatch',
     empty: 'You are not watching any lot yet',
     browse: 'Browse lots',
+  },
+  mallWatch: {
+    unwatched: 'No longer watching',
   },
   debug: {
     refresh: 'Reload',

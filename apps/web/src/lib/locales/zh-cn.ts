@@ -359,11 +359,15 @@ export const zhCN = {
   myLike: {
     lots: '拍品',
     mall: '商城',
-    mallSoon: '商城商品关注即将上线，敬请期待',
+    mallEmpty: '暂无关注的商城商品，去商城看看心仪的藏品吧',
+    mallBrowse: '去商城逛逛',
     swipeHint: '向左滑动可取消关注',
     unwatch: '取消关注',
     empty: '暂无关注的拍品，去看看正在竞买的藏品吧',
     browse: '去逛逛',
+  },
+  mallWatch: {
+    unwatched: '已取消关注',
   },
   debug: {
     refresh: '刷新',

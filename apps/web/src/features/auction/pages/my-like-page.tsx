@@ -8,6 +8,7 @@ import { PageFrame } from '../../../components/page-frame'
 import { showSuccess } from '../../../lib/toast'
 import { inBackground } from '../../../lib/background'
 import { getWatchedLotsQueryOptions, useWatchedLots } from '../api/get-watched-lots'
+import { WatchedMallList } from '../components/watched-mall-list'
 import { useLiveLotList } from '../hooks/use-lot-live'
 import { useToggleWatch } from '../hooks/use-toggle-watch'
 import styles from './my-lists.module.css'
@@ -15,7 +16,7 @@ import styles from './my-lists.module.css'
 const TABS = ['lots', 'mall'] as const
 type LikeTab = (typeof TABS)[number]
 
-/** /myLike: the lots I watch with live countdowns; swipe left to stop watching. */
+/** /myLike: the lots (with live countdowns) and mall items I watch; swipe left to stop watching. */
 export function MyLikePage() {
   const { t } = useTranslation()
   const [params, setParams] = useSearchParams()
@@ -31,11 +32,7 @@ export function MyLikePage() {
           <Tabs.Tab key={key} title={t(`myLike.${key}`)} />
         ))}
       </Tabs>
-      {tab === 'lots' ? (
-        <WatchedLots />
-      ) : (
-        <EmptyState description={t('myLike.mallSoon')} title={t('common.comingSoon')} />
-      )}
+      {tab === 'lots' ? <WatchedLots /> : <WatchedMallList />}
     </PageFrame>
   )
 }
