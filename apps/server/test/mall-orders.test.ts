@@ -449,6 +449,17 @@ describe.each(databases)('mall orders on $name', (kind) => {
       await cancel(carol, orderId)
       expect((await pending(carol)).map((o) => o.id)).toEqual([auctionOrderId])
       expect((await pending(bob)).map((o) => o.id)).not.toContain(orderId)
+
+      // Every order, whatever its status: the cancelled one stays, with when it was cancelled.
+      const all = (await t.call({ method: 'GET', path: '/user/order/all', as: carol })).json().data
+      expect(all.map((o: { id: number; status: string }) => [o.id, o.status])).toEqual([
+        [orderId, 'cancelled'],
+        [auctionOrderId, 'pending_payment'],
+      ])
+      expect(all[0].cancelledAt).toBe(new Date(t.clock.now()).toISOString())
+      const bobs = (await t.call({ method: 'GET', path: '/user/order/all', as: bob })).json().data
+      expect(bobs.map((o: { id: number }) => o.id)).not.toContain(orderId)
+      expect((await t.call({ method: 'GET', path: '/user/order/all' })).statusCode).toBe(401)
     })
 
     it('counts pending payment in the user centre as orders come and go', async () => {

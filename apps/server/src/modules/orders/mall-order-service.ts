@@ -163,6 +163,11 @@ export class MallOrderService {
     return (await this.deps.reads.pendingOf(userId)).map(toOrder)
   }
 
+  /** Every order of the caller, whatever its status, newest first (the web files them by group). */
+  async allOrders(userId: number): Promise<Order[]> {
+    return (await this.deps.reads.allOf(userId)).map(toOrder)
+  }
+
   /** One of the caller's orders; another user's answers 404 like a missing one. */
   async order(userId: number, orderId: number): Promise<Order> {
     const row = await this.deps.reads.order(orderId)

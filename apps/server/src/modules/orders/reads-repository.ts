@@ -49,6 +49,15 @@ export class OrderReads {
       .execute()
   }
 
+  /** Every order of the user, whatever its status, newest first. */
+  allOf(userId: number) {
+    return this.orderRows()
+      .where('orders.user_id', '=', userId)
+      .orderBy('orders.created_at', 'desc')
+      .orderBy('orders.id', 'desc')
+      .execute()
+  }
+
   order(orderId: number) {
     return this.orderRows().where('orders.id', '=', orderId).executeTakeFirst()
   }

@@ -104,6 +104,21 @@ export const orderRoutes: FastifyPluginAsyncZod<OrderRouteOptions> = async (app,
   )
 
   app.get(
+    '/user/order/all',
+    {
+      schema: {
+        tags: ['orders'],
+        summary: 'All my orders, whatever their status, newest first',
+        response: { 200: dataSchema(z.array(OrderSchema)) },
+      },
+    },
+    async (request) => {
+      const { userId } = requireUser(request)
+      return { data: await service.allOrders(userId) }
+    },
+  )
+
+  app.get(
     '/user/order/:id',
     {
       schema: {
