@@ -10,3 +10,6 @@ export function handlingFee(hammer: number, bps = DEFAULT_HANDLING_FEE_BPS): num
 
 /** Payment for a won lot is due this long after closing. */
 export const AUCTION_PAYMENT_DAYS = 3
+
+/** An unpaid mall order is cancelled this long after it was placed (DESIGN §5). */
+export const MALL_PAYMENT_MINUTES = 30

@@ -1,3 +1,4 @@
+import { MALL_PAYMENT_MINUTES } from '@numisma/domain/fees'
 import type { Locale } from '@numisma/contracts/errors'
 import {
   type CreateOrderRequest,
@@ -11,15 +12,13 @@ import type { Clock } from '../../platform/clock'
 import { AppError } from '../../platform/errors'
 import { type IdempotencyStore, requestHash } from '../../platform/idempotency'
 import type { Transact, Tx } from '../../platform/transactions'
-import { maskBidder } from '../bidding/mask'
+import { maskBidder } from '@numisma/domain/mask'
 import type { CouponHolds } from './coupon-holds'
 import { toOrder } from './mappers'
 import type { OrderReads } from './reads-repository'
 import type { LockedMallItem, OrdersRepository } from './repository'
 import { cancelRefusal, couponStep, stockStep, unwindMallOrder } from './steps'
 
-/** An unpaid mall order is cancelled this long after it was placed (DESIGN §5). */
-export const MALL_PAYMENT_MINUTES = 30
 const MINUTE = 60_000
 
 export interface MallOrderDeps {
