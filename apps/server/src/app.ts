@@ -210,6 +210,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       counts: (userId) => bidding.counts(userId),
     },
     coupons: { usableCount: (userId) => coupons.usableCount(userId) },
+    mall: { watchCount: (userId) => mall.watchCount(userId) },
   })
   await app.register(staffRoutes, {
     prefix: `${MAIN_PREFIX}/admin`,

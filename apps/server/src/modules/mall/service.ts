@@ -43,6 +43,11 @@ export class MallService {
     }))
   }
 
+  /** How many mall items the user watches (the user centre adds it to the lots watched). */
+  watchCount(userId: number): Promise<number> {
+    return this.deps.watches.count(userId)
+  }
+
   async viewerOf(productNo: string, userId: number): Promise<MallViewer> {
     const { watched, bought } = await this.deps.reads.viewerOf(productNo, userId)
     return { watched, boughtByMe: bought }

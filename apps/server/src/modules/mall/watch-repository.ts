@@ -34,4 +34,13 @@ export class MallWatchRepository {
       .orderBy('mall_watches.mall_item_id', 'desc')
       .execute()
   }
+
+  async count(userId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('mall_watches')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('user_id', '=', userId)
+      .executeTakeFirst()
+    return Number(row?.n ?? 0)
+  }
 }

@@ -15,10 +15,22 @@ function setup(profile: UserProfileRow | undefined) {
       counts: () => Promise.resolve({ bidding: 2, watching: 3, entrusted: 1, pendingPayment: 0 }),
     },
     coupons: { usableCount: () => Promise.resolve(4) },
+    mall: { watchCount: () => Promise.resolve(2) },
   })
 }
 
 describe('UserService.statistics', () => {
+  it('counts watched lots and watched mall items together, as /myLike lists both', async () => {
+    const service = setup({
+      id: 8,
+      mobile: '13900000008',
+      display: '藏友0008',
+      avatar: null,
+      created_at: CREATED,
+    })
+    expect((await service.statistics(8)).counts.watching).toBe(5)
+  })
+
   it('reports the deposit, the quota derived from it and the exposure under their own names', async () => {
     const service = setup({
       id: 8,
@@ -38,7 +50,7 @@ describe('UserService.statistics', () => {
       quota: 500_000,
       exposure: 120_000,
       payPasswordSet: false,
-      counts: { bidding: 2, watching: 3, entrusted: 1, pendingPayment: 0, coupons: 4 },
+      counts: { bidding: 2, watching: 5, entrusted: 1, pendingPayment: 0, coupons: 4 },
     })
   })
 

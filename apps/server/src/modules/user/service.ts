@@ -21,11 +21,17 @@ export interface UserCouponFigures {
   usableCount(userId: number): Promise<number>
 }
 
+/** What it needs from the mall: how many mall items the user watches (MallService satisfies it). */
+export interface UserMallFigures {
+  watchCount(userId: number): Promise<number>
+}
+
 export interface UserDeps {
   users: Pick<UserRepository, keyof UserRepository>
   ledger: UserBalances
   bidding: UserBiddingFigures
   coupons: UserCouponFigures
+  mall: UserMallFigures
 }
 
 /** The user centre's use cases. */
@@ -40,12 +46,14 @@ export class UserService {
     const user = await this.deps.users.findProfile(userId)
     // A session outliving its user (deleted account) is as good as no session.
     if (!user) throw new AppError('SESSION_INVALID')
-    const [{ balance }, { deposit, quota, exposure }, counts, coupons] = await Promise.all([
-      this.deps.ledger.balances(userId),
-      this.deps.bidding.quotaOf(userId),
-      this.deps.bidding.counts(userId),
-      this.deps.coupons.usableCount(userId),
-    ])
+    const [{ balance }, { deposit, quota, exposure }, counts, coupons, mallWatches] =
+      await Promise.all([
+        this.deps.ledger.balances(userId),
+        this.deps.bidding.quotaOf(userId),
+        this.deps.bidding.counts(userId),
+        this.deps.coupons.usableCount(userId),
+        this.deps.mall.watchCount(userId),
+      ])
     return {
       userId: String(user.id),
       display: user.display,
@@ -59,7 +67,8 @@ export class UserService {
       // Payment passwords arrive with the money module; until then none can have been set.
       payPasswordSet: false,
       // Shipping counters arrive with the delivery module.
-      counts: { ...counts, coupons },
+      // /myLike, where the counter leads, lists watched lots and mall items.
+      counts: { ...counts, watching: (counts.watching ?? 0) + mallWatches, coupons },
     }
   }
 }
