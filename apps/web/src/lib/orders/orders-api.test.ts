@@ -125,6 +125,8 @@ describe('coupon history', () => {
 })
 
 describe('cancelling an order', () => {
+  // The item's detail as a plain key: only whether it goes stale matters here, not its shape.
+  const itemKey = (productNo: string): unknown[] => [...getMallItemQueryOptions(productNo).queryKey]
   const stale = (queryClient: QueryClient, queryKey: readonly unknown[]) =>
     queryClient.getQueryState(queryKey)?.isInvalidated
 
@@ -133,8 +135,8 @@ describe('cancelling an order', () => {
     queryClient.setQueryData(getAllOrdersQueryOptions().queryKey, [buildOrder()])
     queryClient.setQueryData(getCouponHistoryQueryOptions('used').queryKey, [buildRecord()])
     queryClient.setQueryData(USER_STATISTICS_KEY, { counts: { pendingPayment: 1 } })
-    queryClient.setQueryData(getMallItemQueryOptions('M100001').queryKey, { stock: 3 })
-    queryClient.setQueryData(getMallItemQueryOptions('M100002').queryKey, { stock: 9 })
+    queryClient.setQueryData(itemKey('M100001'), { stock: 3 })
+    queryClient.setQueryData(itemKey('M100002'), { stock: 9 })
   }
 
   it('is a GET with the order id and an operation-failed default', async () => {
@@ -158,8 +160,8 @@ describe('cancelling an order', () => {
     expect(stale(queryClient, getAllOrdersQueryOptions().queryKey)).toBe(true)
     expect(stale(queryClient, getCouponHistoryQueryOptions('used').queryKey)).toBe(true)
     expect(stale(queryClient, USER_STATISTICS_KEY)).toBe(true)
-    expect(stale(queryClient, getMallItemQueryOptions('M100001').queryKey)).toBe(true)
-    expect(stale(queryClient, getMallItemQueryOptions('M100002').queryKey)).toBe(false)
+    expect(stale(queryClient, itemKey('M100001'))).toBe(true)
+    expect(stale(queryClient, itemKey('M100002'))).toBe(false)
   })
 
   it('refreshes after a refusal (the list was stale), not after a call that never left', async () => {
