@@ -1,7 +1,6 @@
-import { useTranslation } from 'react-i18next'
-import { EmptyPage } from '../../../components/empty-page'
+import { OrderList } from '../components/order-list'
 
+/** /order/list?tab=all|pay|ship|receive|done: the order list (spec §2). */
 export function OrderListPage() {
-  const { t } = useTranslation()
-  return <EmptyPage description={t('empty.orderList')} />
+  return <OrderList />
 }
