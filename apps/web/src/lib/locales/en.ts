@@ -30,7 +30,6 @@ export const en: Messages = {
     bannerCta: 'View',
   },
   empty: {
-    myCoupon: 'No coupons',
     addressList: 'No shipping addresses',
     addressEdit: 'Address editing is coming soon',
     cashpay: 'No orders to book',
@@ -61,6 +60,7 @@ export const en: Messages = {
     yuan: '¥',
     orders: 'My orders',
     allOrders: 'All orders',
+    couponsUsable: '{{count}} usable',
     menu: {
       myBuy: 'My bids',
       myEntrust: 'My proxy bids',
@@ -111,6 +111,32 @@ export const en: Messages = {
       receive: 'No orders on their way',
       done: 'No completed orders',
     },
+  },
+  myCoupon: {
+    tabs: { usable: 'Usable', used: 'Used', expired: 'Expired' },
+    rule: {
+      amount: '¥{{amount}} off over ¥{{threshold}}',
+      amountAny: '¥{{amount}} off',
+      percent: '{{percent}}% off over ¥{{threshold}}',
+      percentAny: '{{percent}}% off',
+      capped: '{{rule}}, up to ¥{{cap}}',
+    },
+    figurePercent: '{{percent}}% off',
+    scope: { all: 'Whole mall', limited: 'Selected items only' },
+    validUntil: 'Valid until {{time}}',
+    use: 'Use',
+    locked: 'Held by an unpaid order',
+    lockedHint: 'Used once the order is paid; yours again if it is cancelled',
+    viewOrder: 'View order',
+    used: 'Used',
+    usedAt: 'Used {{time}}',
+    expired: 'Expired',
+    empty: {
+      usable: 'No usable coupons; collect them on mall item pages',
+      used: 'No used coupons',
+      expired: 'No expired coupons',
+    },
+    toMall: 'Browse the mall',
   },
   applySuc: {
     title: 'Appointment booked',

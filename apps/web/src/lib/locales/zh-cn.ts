@@ -28,7 +28,6 @@ export const zhCN = {
     bannerCta: '立即查看',
   },
   empty: {
-    myCoupon: '暂无可用优惠券',
     addressList: '暂无收货地址',
     addressEdit: '地址编辑即将上线',
     cashpay: '暂无可预约的订单',
@@ -53,6 +52,7 @@ export const zhCN = {
     yuan: '¥',
     orders: '我的订单',
     allOrders: '全部订单',
+    couponsUsable: '{{count}} 张可用',
     menu: {
       myBuy: '我的竞买',
       myEntrust: '我的委托',
@@ -103,6 +103,32 @@ export const zhCN = {
       receive: '暂无待收货的订单',
       done: '暂无已完成的订单',
     },
+  },
+  myCoupon: {
+    tabs: { usable: '可使用', used: '已使用', expired: '已过期' },
+    rule: {
+      amount: '满{{threshold}}减{{amount}}',
+      amountAny: '无门槛减{{amount}}',
+      percent: '满{{threshold}}打{{discount}}折',
+      percentAny: '{{discount}}折',
+      capped: '{{rule}} 最高减{{cap}}',
+    },
+    figurePercent: '{{discount}}折',
+    scope: { all: '全场通用', limited: '限指定商品' },
+    validUntil: '有效期至 {{time}}',
+    use: '去使用',
+    locked: '待付款占用',
+    lockedHint: '订单付款后即为已使用，取消订单则退回',
+    viewOrder: '查看订单',
+    used: '已使用',
+    usedAt: '{{time}} 使用',
+    expired: '已过期',
+    empty: {
+      usable: '暂无可使用的优惠券，可在商城商品页领取',
+      used: '暂无已使用的优惠券',
+      expired: '暂无已过期的优惠券',
+    },
+    toMall: '去商城看看',
   },
   applySuc: {
     title: '预约成功',

@@ -63,8 +63,8 @@ export function UcenterPage() {
                 ? user?.counts.watching
                 : item.key === 'myEntrust'
                   ? user?.counts.entrusted
-                  : item.key === 'myCoupon'
-                    ? user?.counts.coupons
+                  : item.key === 'myCoupon' && user?.counts.coupons
+                    ? t('ucenter.couponsUsable', { count: user.counts.coupons })
                     : undefined
           return (
             <List.Item
