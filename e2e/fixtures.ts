@@ -312,6 +312,63 @@ export function creditDeposit(staff: Staff, user: TestUser, amount: number): Pro
   return staff.post(`/users/${user.userId}/deposit`, { amount })
 }
 
+export interface MallItemInput {
+  title: string
+  price: number
+  stock: number
+  categoryId?: number
+  limitPerUser?: number
+}
+
+/** A mall item on sale (staff `POST /admin/mall-items`); its product number comes back. */
+export function createMallItem(
+  staff: Staff,
+  overrides: Partial<MallItemInput> = {},
+): Promise<{ id: number; productNo: string }> {
+  return staff.post('/mall-items', {
+    title: `E2E 商城 ${process.pid}-${++builtSeq} 1980年 长城币 壹圆`,
+    price: 12_000,
+    stock: 5,
+    ...overrides,
+  })
+}
+
+export interface CouponInput {
+  title: string
+  kind: 'amount' | 'percent'
+  threshold: number
+  amount?: number
+  percent?: number
+  cap?: number
+  total: number
+  perUser: number
+  startsAt: string
+  endsAt: string
+  productNos?: string[]
+  categoryIds?: number[]
+}
+
+/**
+ * A coupon valid from a minute ago for a day (staff `POST /admin/coupons`), spend-X-save-Y by
+ * default: 满100减10.
+ */
+export function createCoupon(
+  staff: Staff,
+  overrides: Partial<CouponInput> = {},
+): Promise<{ id: number }> {
+  return staff.post('/coupons', {
+    title: `E2E 满减券 ${process.pid}-${++builtSeq}`,
+    kind: 'amount',
+    threshold: 10_000,
+    amount: 1_000,
+    total: 100,
+    perUser: 1,
+    startsAt: new Date(Date.now() - MINUTE).toISOString(),
+    endsAt: new Date(Date.now() + 24 * 60 * MINUTE).toISOString(),
+    ...overrides,
+  })
+}
+
 /**
  * Every toast the page shows from now on (antd-mobile's toasts leave after 2.5 s, so a check made
  * later would miss one). Call before `goto`.
