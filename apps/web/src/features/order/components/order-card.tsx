@@ -45,7 +45,7 @@ export function OrderCard({ order }: { order: Order }) {
         <div className={`${styles.amount} ${styles.total}`}>
           <dt>{t('orders.total')}</dt>
           <dd data-testid="order-total">
-            <Price fen={order.total} size="md" />
+            <Price fen={order.total} size="md" muted={order.status === 'cancelled'} />
           </dd>
         </div>
       </dl>
