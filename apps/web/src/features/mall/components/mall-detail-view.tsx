@@ -1,7 +1,10 @@
+import type { ReactNode } from 'react'
 import type { MallItemDetail } from '@numisma/contracts/catalog'
 import { gradeName, hasGrade } from '@numisma/contracts/grades'
 import { Tag } from 'antd-mobile'
+import { RightOutline } from 'antd-mobile-icons'
 import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
 import { GradeBadge } from '../../../components/grade-badge'
 import {
   ItemCard,
@@ -18,8 +21,11 @@ import { Price } from '../../../components/price'
 import { useLocale } from '../../../lib/use-locale'
 import styles from './mall-detail-view.module.css'
 
-/** A mall item: photos, price, stock and limit, grade and facts. */
-export function MallDetailView({ item }: { item: MallItemDetail }) {
+/**
+ * A mall item: photos, price, stock and limit, grade and facts; `coupons` (the 领券 row) sits
+ * under the price card.
+ */
+export function MallDetailView({ item, coupons }: { item: MallItemDetail; coupons?: ReactNode }) {
   const { t } = useTranslation()
   const locale = useLocale()
   const images = item.images.length > 0 ? item.images : [item.image]
@@ -29,7 +35,15 @@ export function MallDetailView({ item }: { item: MallItemDetail }) {
       <ItemCard>
         <div className={styles.priceRow}>
           <Price fen={item.price} size="lg" muted={!item.onSale || item.stock <= 0} />
-          <span className={styles.sold}>{t('mall.sold', { count: item.sold })}</span>
+          <Link
+            className={styles.records}
+            to={`/orderHistory?productNo=${encodeURIComponent(item.productNo)}`}
+            data-testid="purchase-records-link"
+          >
+            <span className={styles.sold}>{t('mall.sold', { count: item.sold })}</span>
+            <span>{t('mall.records')}</span>
+            <RightOutline />
+          </Link>
         </div>
         <ItemHeading title={item.title} subtitle={item.subtitle} />
         <ItemTags>
@@ -58,6 +72,7 @@ export function MallDetailView({ item }: { item: MallItemDetail }) {
           ) : null}
         </ItemTags>
       </ItemCard>
+      {coupons}
       <ItemCard title={t('item.facts')}>
         <ItemFacts>
           <ItemFact label={t('mall.productNo')} value={item.productNo} />

@@ -1,39 +1,40 @@
 import { PullToRefresh } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
-import { ActionBarButton } from '../../../components/action-bar-button'
 import { DetailSkeleton } from '../../../components/detail-skeleton'
 import { itemPageBodyClassName } from '../../../components/item-detail'
 import { LoadFailed } from '../../../components/load-failed'
 import { PageFrame } from '../../../components/page-frame'
+import { useMallCoupons } from '../../../lib/mall/coupons'
 import { useMallItem } from '../../../lib/mall/get-mall-item'
+import { BuyBar } from '../components/buy-bar'
+import { CouponReceive } from '../components/coupon-receive'
 import { MallDetailView } from '../components/mall-detail-view'
+import styles from './mall-item-page.module.css'
 
 /** /productDetail?productNo=<no>: a mall item (app/product-detail-route.tsx picks this page). */
 export function MallItemPage({ productNo }: { productNo: string }) {
-  const { t } = useTranslation()
   const item = useMallItem(productNo)
-  const footer = item.data ? (
-    <ActionBarButton block disabled color="primary">
-      {!item.data.onSale
-        ? t('mall.offSale')
-        : item.data.stock <= 0
-          ? t('mall.soldOut')
-          : t('mall.buySoon')}
-    </ActionBarButton>
-  ) : undefined
+  const coupons = useMallCoupons(productNo)
   return (
-    <PageFrame bodyClassName={itemPageBodyClassName} footer={footer}>
+    <PageFrame
+      bodyClassName={itemPageBodyClassName}
+      footerClassName={styles.footer}
+      footer={item.data ? <BuyBar item={item.data} /> : undefined}
+    >
       <PullToRefresh
         onRefresh={async () => {
-          await item.refetch()
+          await Promise.all([item.refetch(), coupons.refetch()])
         }}
       >
-        {item.isPending ? (
-          <DetailSkeleton />
+        {/* Data first: a failed background refetch (offline, a blip) keeps the item on screen. */}
+        {item.data ? (
+          <MallDetailView
+            item={item.data}
+            coupons={<CouponReceive productNo={item.data.productNo} />}
+          />
         ) : item.isError ? (
           <LoadFailed onRetry={() => item.refetch()} />
         ) : (
-          <MallDetailView item={item.data} />
+          <DetailSkeleton />
         )}
       </PullToRefresh>
     </PageFrame>

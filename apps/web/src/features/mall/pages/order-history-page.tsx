@@ -47,7 +47,11 @@ function PurchaseRecords({ productNo }: { productNo: string }) {
           to={`/productDetail?productNo=${encodeURIComponent(productNo)}`}
           data-testid="records-item"
         >
-          <img className={styles.thumb} src={item.data.image} alt="" />
+          {item.data.image ? (
+            <img className={styles.thumb} src={item.data.image} alt="" />
+          ) : (
+            <span className={styles.thumb} aria-hidden="true" />
+          )}
           <div className={styles.itemText}>
             <span className={styles.itemTitle}>{item.data.title}</span>
             <span className={styles.itemMeta}>

@@ -1,0 +1,48 @@
+import type { MallItemDetail } from '@numisma/contracts/catalog'
+import { HeartFill, HeartOutline } from 'antd-mobile-icons'
+import { useTranslation } from 'react-i18next'
+import { useLocation } from 'react-router'
+import { readSession } from '../../../lib/cookies'
+import { signInUrl } from '../../../lib/guard'
+import { useToggleMallWatch } from '../../../lib/mall/watch'
+import { showSuccess } from '../../../lib/toast'
+import styles from './mall-watch-button.module.css'
+
+/**
+ * The 关注 heart of a mall item, beside the buy button. The item's `watched` is the state; the
+ * heart turns only once the server said 2xx (spec §4), and a guest is sent to sign in.
+ */
+export function MallWatchButton({ item }: { item: MallItemDetail }) {
+  const { t } = useTranslation()
+  const location = useLocation()
+  const toggle = useToggleMallWatch()
+  const watching = item.watched
+
+  const onClick = () => {
+    if (readSession() === null) {
+      window.location.assign(signInUrl(location.pathname + location.search))
+      return
+    }
+    if (toggle.isPending) return
+    toggle.mutate(
+      { productNo: item.productNo, watch: !watching },
+      {
+        onSuccess: (r) => showSuccess(r.watched ? t('buy.watched') : t('buy.unwatched'), 1200),
+      },
+    )
+  }
+
+  return (
+    <button
+      type="button"
+      className={watching ? `${styles.button} ${styles.on}` : styles.button}
+      aria-pressed={watching}
+      data-testid="mall-watch-button"
+      disabled={toggle.isPending}
+      onClick={onClick}
+    >
+      {watching ? <HeartFill /> : <HeartOutline />}
+      <span>{watching ? t('buy.watching') : t('buy.watch')}</span>
+    </button>
+  )
+}
