@@ -8,6 +8,7 @@ import { Countdown } from './countdown'
 import { GradeBadge } from './grade-badge'
 import { Price } from './price'
 import styles from './lot-card.module.css'
+import { ItemImage } from './item-image'
 
 /**
  * A lot in a list: photo, title, grade, current (or start) price, bids and its countdown; `extra`
@@ -33,7 +34,7 @@ export function LotCard({
       data-lot-id={lot.id}
     >
       <div className={styles.media}>
-        <img src={lot.image} alt={lot.title} loading="lazy" decoding="async" />
+        <ItemImage src={lot.image} alt={lot.title} />
         <span className={styles.no}>{t('lot.lotNo', { no: lot.lotNo })}</span>
       </div>
       <div className={styles.info}>

@@ -6,6 +6,7 @@ import { Link } from 'react-router'
 import { GradeBadge } from './grade-badge'
 import { Price } from './price'
 import styles from './mall-card.module.css'
+import { ItemImage } from './item-image'
 
 /** A mall item in a two-column grid: photo, title, grade, price and how many are left. */
 export function MallCard({ item }: { item: MallItemCard }) {
@@ -18,7 +19,7 @@ export function MallCard({ item }: { item: MallItemCard }) {
       data-product-no={item.productNo}
     >
       <div className={styles.media}>
-        <img src={item.image} alt={item.title} loading="lazy" decoding="async" />
+        <ItemImage src={item.image} alt={item.title} />
         {soldOut ? <span className={styles.soldOut}>{t('mall.soldOut')}</span> : null}
       </div>
       <div className={styles.info}>

@@ -11,6 +11,7 @@ import { inBackground } from '../../../lib/background'
 import { useToggleMallWatch, useWatchedMallItems } from '../../../lib/mall/watch'
 import { showSuccess } from '../../../lib/toast'
 import styles from './watched-mall-list.module.css'
+import { ItemImage } from '../../../components/item-image'
 
 /** Where a watched item stands: off sale and sold out say so instead of the stock. */
 function Availability({ item }: { item: WatchedMallItem }) {
@@ -32,10 +33,7 @@ export function WatchedMallRow({ item }: { item: WatchedMallItem }) {
       data-product-no={item.productNo}
     >
       <div className={styles.media}>
-        {/* An item staff added without pictures shows the plain tile, not a broken image. */}
-        {item.image === '' ? null : (
-          <img src={item.image} alt={item.title} loading="lazy" decoding="async" />
-        )}
+        <ItemImage src={item.image} alt={item.title} />
         {buyable ? null : (
           <span className={styles.ribbon}>
             {item.onSale ? t('mall.soldOut') : t('mall.offSale')}

@@ -13,6 +13,7 @@ import { useMallItem } from '../../../lib/mall/get-mall-item'
 import { purchaseRecordKey, usePurchaseRecords } from '../../../lib/mall/purchase-records'
 import { fetchNextOrThrow } from '../../../lib/paging'
 import styles from './order-history-page.module.css'
+import { ItemImage } from '../../../components/item-image'
 
 /** /orderHistory?productNo=: who bought a mall item (buyers masked), newest first, as it scrolls. */
 export function OrderHistoryPage() {
@@ -47,11 +48,7 @@ function PurchaseRecords({ productNo }: { productNo: string }) {
           to={`/productDetail?productNo=${encodeURIComponent(productNo)}`}
           data-testid="records-item"
         >
-          {item.data.image ? (
-            <img className={styles.thumb} src={item.data.image} alt="" />
-          ) : (
-            <span className={styles.thumb} aria-hidden="true" />
-          )}
+          <ItemImage className={styles.thumb} src={item.data.image} alt="" lazy={false} />
           <div className={styles.itemText}>
             <span className={styles.itemTitle}>{item.data.title}</span>
             <span className={styles.itemMeta}>

@@ -3,6 +3,7 @@ import { Link } from 'react-router'
 import { GradeBadge } from '../../../components/grade-badge'
 import { Price } from '../../../components/price'
 import styles from './confirm-item-card.module.css'
+import { ItemImage } from '../../../components/item-image'
 
 /** The item being bought: photo, title, grade and unit price, linking back to its page. */
 export function ConfirmItemCard({ item }: { item: MallItemDetail }) {
@@ -13,11 +14,7 @@ export function ConfirmItemCard({ item }: { item: MallItemDetail }) {
       data-testid="confirm-item"
       data-product-no={item.productNo}
     >
-      {item.image ? (
-        <img className={styles.thumb} src={item.image} alt="" />
-      ) : (
-        <span className={styles.thumb} aria-hidden="true" />
-      )}
+      <ItemImage className={styles.thumb} src={item.image} alt="" lazy={false} />
       <div className={styles.text}>
         <span className={styles.title}>{item.title}</span>
         <GradeBadge gradeCode={item.gradeCode} gradingService={item.gradingService} />

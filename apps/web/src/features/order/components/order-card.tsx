@@ -12,6 +12,7 @@ import { useLocale } from '../../../lib/use-locale'
 import { isCancellable } from './order-tabs'
 import { usePayTimeLeft } from './pay-time-left'
 import styles from './order-card.module.css'
+import { ItemImage } from '../../../components/item-image'
 
 /**
  * One order: its items, what it comes to (goods + fee − coupon = total), its status and when it was
@@ -67,7 +68,7 @@ function OrderItemRow({ item }: { item: OrderItem }) {
   const content = (
     <>
       <span className={styles.media}>
-        {item.image ? <img src={item.image} alt="" loading="lazy" decoding="async" /> : null}
+        <ItemImage src={item.image} alt="" />
       </span>
       <span className={styles.info}>
         <span className={styles.title}>{item.title}</span>
