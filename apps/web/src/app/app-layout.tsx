@@ -6,7 +6,7 @@ import { PageLoading } from '../components/page-loading'
 import { browserCookies, readSession } from '../lib/cookies'
 import { guardFromCookies } from '../lib/guard'
 import { PageLocation } from './page-location'
-import { keepAlivePatterns, NOT_FOUND_ROUTE, ROUTES, type RouteMeta } from './routes'
+import { keepAlivePatterns, NOT_FOUND_ROUTE, ROUTES, titleFor, type RouteMeta } from './routes'
 
 /** Signed-in users only; its own chunk so an anonymous first load does not carry push. */
 const OutbidNotifier = lazy(async () => ({
@@ -39,9 +39,10 @@ export function AppLayout({ debugTools }: { debugTools: boolean }) {
   const decision = guardFromCookies(meta.auth, cacheKey + location.hash, browserCookies)
   const signInUrl = decision.kind === 'sign-in' ? decision.url : null
 
+  const title = titleFor(meta, location.search)
   useEffect(() => {
-    document.title = i18n.language === 'en' ? meta.title.en : meta.title.zh
-  }, [meta, i18n.language])
+    document.title = i18n.language === 'en' ? title.en : title.zh
+  }, [title, i18n.language])
 
   useEffect(() => {
     // A full page load: the sign-in page is a separate app.

@@ -1,6 +1,10 @@
 import { useSearchParams } from 'react-router'
+import { PageMetaContext, usePageMeta } from '../components/page-meta-context'
 import { ProductDetailPage } from '../features/auction/pages/product-detail-page'
 import { MallItemPage } from '../features/mall/pages/mall-item-page'
+import { ROUTES, titleFor } from './routes'
+
+const PRODUCT_DETAIL = ROUTES.find((r) => r.path === '/productDetail')!
 
 /**
  * Spec §2's one route for two features: /productDetail?id=<lotId> is an auction lot,
@@ -9,5 +13,11 @@ import { MallItemPage } from '../features/mall/pages/mall-item-page'
 export function ProductDetailRoute() {
   const [params] = useSearchParams()
   const productNo = params.get('productNo')?.trim()
-  return productNo ? <MallItemPage productNo={productNo} /> : <ProductDetailPage />
+  const meta = usePageMeta()
+  if (!productNo) return <ProductDetailPage />
+  return (
+    <PageMetaContext value={{ ...meta, title: titleFor(PRODUCT_DETAIL, params.toString()) }}>
+      <MallItemPage productNo={productNo} />
+    </PageMetaContext>
+  )
 }

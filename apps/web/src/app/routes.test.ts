@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { keepAlivePatterns, matchRoute, ROUTES, visibleRoutes } from './routes'
+import { keepAlivePatterns, matchRoute, ROUTES, titleFor, visibleRoutes } from './routes'
 
 describe('ROUTES', () => {
   it('has every route of spec §2 once', () => {
@@ -13,6 +13,13 @@ describe('ROUTES', () => {
     expect(byPath('/account/applySuc')).toMatchObject({ auth: false, keepAlive: false })
     expect(byPath('/order/applySend')).toMatchObject({ auth: true, keepAlive: true })
     expect(byPath('/rules')?.title.zh).toBe('竞买须知')
+  })
+
+  it('titles /productDetail by what it shows: a lot, or a mall item (?productNo=)', () => {
+    const detail = ROUTES.find((r) => r.path === '/productDetail')!
+    expect(titleFor(detail, '?id=12').zh).toBe('拍品详情')
+    expect(titleFor(detail, '?productNo=M100001').zh).toBe('商品详情')
+    expect(titleFor(detail, 'productNo=M100001').en).toBe('Item detail')
   })
 
   it('hides /task outside debug environments', () => {

@@ -18,6 +18,14 @@ export interface RouteMeta {
   tab: boolean
   /** Present only where the environment's debug tools are on (spec §2: /task). */
   debugOnly: boolean
+  /** Another title when the URL carries this query parameter (one route, two kinds of page). */
+  titleWith?: { param: string; title: LocalizedText }
+}
+
+/** The title a route shows for this query string. */
+export function titleFor(meta: RouteMeta, search: string): LocalizedText {
+  const variant = meta.titleWith
+  return variant && new URLSearchParams(search).has(variant.param) ? variant.title : meta.title
 }
 
 type Flags = Partial<Pick<RouteMeta, 'auth' | 'keepAlive' | 'tab' | 'debugOnly'>>
@@ -41,7 +49,11 @@ export const ROUTES: readonly RouteMeta[] = [
   route('/', '首页', 'Home', { keepAlive: true, tab: true }),
   route('/category', '分类', 'Categories', { keepAlive: true, tab: true }),
   route('/specialDetail', '专场详情', 'Special detail', KEPT),
-  route('/productDetail', '拍品详情', 'Item detail'),
+  {
+    ...route('/productDetail', '拍品详情', 'Lot detail'),
+    // ?productNo= is a mall item (app/product-detail-route.tsx), not a lot.
+    titleWith: { param: 'productNo', title: { zh: '商品详情', en: 'Item detail' } },
+  },
   route('/productHistory', '出价记录', 'Bid history'),
   route('/rules', '竞买须知', 'Bidding notice'),
   route('/ucenter', '个人中心', 'My account', { auth: true, keepAlive: true, tab: true }),
