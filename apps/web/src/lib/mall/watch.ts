@@ -14,6 +14,7 @@ import {
 } from '@numisma/contracts/mall'
 import { request } from '../api-client'
 import { listOf } from '../list-of'
+import { USER_STATISTICS_KEY } from '../orders/query-keys'
 import { getMallItemQueryOptions } from './get-mall-item'
 
 /**
@@ -64,9 +65,11 @@ export function toggleMallWatchMutationOptions(queryClient: QueryClient) {
       queryClient.setQueryData(getMallItemQueryOptions(result.productNo).queryKey, (item) =>
         item ? { ...item, watched: result.watched } : item,
       )
-      return queryClient.invalidateQueries({
-        queryKey: getWatchedMallItemsQueryOptions().queryKey,
-      })
+      // The user centre's watch counter counts mall items too.
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: getWatchedMallItemsQueryOptions().queryKey }),
+        queryClient.invalidateQueries({ queryKey: USER_STATISTICS_KEY }),
+      ])
     },
   })
 }

@@ -4,6 +4,7 @@ import {
   useQueryClient,
   type QueryClient,
 } from '@tanstack/react-query'
+import { USER_STATISTICS_KEY } from '../../../lib/orders/query-keys'
 import { getWatchStateQueryOptions } from '../api/get-watch-state'
 import { getWatchedLotsQueryOptions } from '../api/get-watched-lots'
 import { unwatchLot } from '../api/unwatch-lot'
@@ -16,8 +17,12 @@ export function toggleWatchMutationOptions(queryClient: QueryClient) {
       watch ? watchLot(lotId) : unwatchLot(lotId),
     onSuccess: (result, { lotId }) => {
       queryClient.setQueryData(getWatchStateQueryOptions(lotId).queryKey, result.watching)
-      // Awaited: the watchlist is fresh by the time the caller's own onSuccess runs.
-      return queryClient.invalidateQueries({ queryKey: getWatchedLotsQueryOptions().queryKey })
+      // Awaited: the watchlist is fresh by the time the caller's own onSuccess runs. The user
+      // centre's watch counter moves too.
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: getWatchedLotsQueryOptions().queryKey }),
+        queryClient.invalidateQueries({ queryKey: USER_STATISTICS_KEY }),
+      ])
     },
   })
 }
