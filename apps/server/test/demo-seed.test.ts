@@ -168,6 +168,22 @@ describe('demo catalogue (DESIGN §8)', () => {
       await seedDemo(fresh.database, fresh.clock, silent)
       await seedDemo(fresh.database, fresh.clock, silent)
       expect((await new CatalogRepository(fresh.database.db).allLots()).length).toBe(290)
+      // Coupons a visitor can receive (DESIGN §8), made once: a coin gets the whole-mall ones and
+      // the coins one, never a supplies-only coupon.
+      const coins = await fresh.database.db
+        .selectFrom('mall_items')
+        .innerJoin('mall_categories as leaf', 'leaf.id', 'mall_items.category_id')
+        .innerJoin('mall_categories as parent', 'parent.id', 'leaf.parent_id')
+        .select('mall_items.product_no')
+        .where('parent.name', '=', '钱币')
+        .executeTakeFirstOrThrow()
+      const offered = (
+        await fresh.call({ method: 'GET', path: `/mallproduct/getMallCoupons/${coins.product_no}` })
+      ).json<{ data: { title: string; receivable: boolean }[] }>().data
+      expect(offered.map((c) => c.title).sort()).toEqual(
+        ['全场满200减20', '新人无门槛5元券', '钱币专享9折（最高减100元）'].sort(),
+      )
+      expect(offered.every((c) => c.receivable)).toBe(true)
 
       await used.signIn()
       await seedDemo(used.database, used.clock, silent)

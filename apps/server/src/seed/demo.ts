@@ -1,10 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify'
+import type { CouponCreate } from '@numisma/contracts/mall'
 import { CatalogRepository } from '../modules/catalog/repository'
+import { CouponRepository } from '../modules/coupons/repository'
+import { CouponService } from '../modules/coupons/service'
 import { LedgerService } from '../modules/ledger/service'
 import { PassportRepository } from '../modules/passport/repository'
 import type { Clock } from '../platform/clock'
 import type { Database } from '../platform/db'
 import { SettingsRepository } from '../platform/settings-repository'
+import { transactor } from '../platform/transactions'
 import { rollDemo, seedCatalogue } from './catalogue'
 
 /** Demo collectors who can sign in with the sandbox SMS code (DESIGN §8). */
@@ -32,7 +36,85 @@ export async function seedDemo(database: Database, clock: Clock, log: FastifyBas
     if (row.created) await ledger.creditDeposit(row.id, 500_000, 'demo deposit')
   }
   await seedCatalogue(catalog, clock.now())
+  const coupons = new CouponService({
+    transact: transactor(database),
+    clock,
+    coupons: new CouponRepository(database.db, database.dialect),
+  })
+  const categories = await catalog.listMallCategories()
+  for (const coupon of demoCoupons(
+    clock.now(),
+    (name) => categories.find((c) => c.name === name)?.id,
+  )) {
+    await coupons.create(coupon)
+  }
   log.info({ users: DEMO_USERS.length }, 'demo data seeded')
+}
+
+const DAY = 24 * 60 * 60 * 1000
+
+/**
+ * The demo's coupons (DESIGN §8), made through the same service as the staff call: one for the
+ * whole mall, a percent coupon for coins, one for collecting supplies, and a small one without a
+ * threshold, valid from yesterday for sixty days.
+ */
+export function demoCoupons(now: number, categoryId: (name: string) => number | undefined) {
+  const window = {
+    startsAt: new Date(now - DAY).toISOString(),
+    endsAt: new Date(now + 60 * DAY).toISOString(),
+  }
+  const only = (name: string) => {
+    const id = categoryId(name)
+    return id === undefined ? [] : [id]
+  }
+  const coupons: CouponCreate[] = [
+    {
+      title: '全场满200减20',
+      kind: 'amount',
+      threshold: 20_000,
+      amount: 2_000,
+      total: 10_000,
+      perUser: 2,
+      productNos: [],
+      categoryIds: [],
+      ...window,
+    },
+    {
+      title: '钱币专享9折（最高减100元）',
+      kind: 'percent',
+      threshold: 30_000,
+      percent: 10,
+      cap: 10_000,
+      total: 5_000,
+      perUser: 1,
+      productNos: [],
+      categoryIds: only('钱币'),
+      ...window,
+    },
+    {
+      title: '收藏工具满50减8',
+      kind: 'amount',
+      threshold: 5_000,
+      amount: 800,
+      total: 5_000,
+      perUser: 3,
+      productNos: [],
+      categoryIds: only('收藏工具'),
+      ...window,
+    },
+    {
+      title: '新人无门槛5元券',
+      kind: 'amount',
+      threshold: 0,
+      amount: 500,
+      total: 20_000,
+      perUser: 1,
+      productNos: [],
+      categoryIds: [],
+      ...window,
+    },
+  ]
+  return coupons
 }
 
 /** While the demo runs, a new quick-sale special opens whenever the closing lots run low. */
