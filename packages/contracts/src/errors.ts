@@ -144,6 +144,53 @@ export const ERRORS = {
     zh: '该订单不能取消',
     en: 'this order cannot be cancelled',
   },
+  PAY_PASSWORD_NOT_SET: {
+    status: 409,
+    zh: '请先设置支付密码',
+    en: 'please set a payment password first',
+  },
+  PAY_PASSWORD_WRONG: { status: 403, zh: '支付密码错误', en: 'the payment password is wrong' },
+  PAY_LOCKED: {
+    status: 423,
+    zh: '支付密码错误次数过多，请3小时后再试',
+    en: 'too many wrong payment passwords; try again in 3 hours',
+  },
+  PAY_PASSWORD_PROOF_REQUIRED: {
+    status: 400,
+    zh: '修改支付密码需要原密码或短信验证码',
+    en: 'changing the payment password needs the old one or an SMS code',
+  },
+  BALANCE_LOW: { status: 409, zh: '余额不足', en: 'the balance is not enough' },
+  ORDER_NOT_PAYABLE: {
+    status: 409,
+    zh: '订单无法支付（已支付、已取消或不属于您）',
+    en: 'the order cannot be paid (paid, cancelled or not yours)',
+  },
+  DEPOSIT_IN_USE: {
+    status: 409,
+    zh: '保证金正被出价或未付款订单占用',
+    en: 'that much deposit is held by your bids or unpaid orders',
+  },
+  BIDDER_OVERDUE: {
+    status: 409,
+    zh: '您有逾期未付款的订单，付款后方可出价',
+    en: 'you have an overdue unpaid order; pay it before bidding',
+  },
+  NOT_PENDING: {
+    status: 409,
+    zh: '该申请已处理',
+    en: 'this request has already been decided',
+  },
+  PAY_NOTICE_INVALID: {
+    status: 400,
+    zh: '支付通知校验失败',
+    en: 'the payment notice failed verification',
+  },
+  RECEIPT_INVALID: {
+    status: 400,
+    zh: '汇款凭证图片无法识别',
+    en: 'the receipt picture cannot be read',
+  },
 } as const satisfies Record<string, ErrorEntry>
 
 export type ErrorCode = keyof typeof ERRORS

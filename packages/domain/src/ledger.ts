@@ -4,7 +4,13 @@
  * may, which is what keeps the sum over all accounts at zero.
  */
 export type AccountKind =
-  'balance' | 'deposit' | 'platform_clearing' | 'platform_revenue' | 'platform_fees'
+  | 'balance'
+  | 'deposit'
+  /** Money a user asked to withdraw, held until staff pay or refuse it. */
+  | 'withdrawal'
+  | 'platform_clearing'
+  | 'platform_revenue'
+  | 'platform_fees'
 
 export interface Posting {
   accountId: number
@@ -20,7 +26,7 @@ export interface AccountView {
 export type LedgerRefusal = 'UNBALANCED' | 'NOT_INTEGER' | 'EMPTY' | 'OVERDRAWN'
 
 export const isUserAccount = (kind: AccountKind): boolean =>
-  kind === 'balance' || kind === 'deposit'
+  kind === 'balance' || kind === 'deposit' || kind === 'withdrawal'
 
 /** Checks a transfer against the accounts it touches; null when it may be applied. */
 export function checkTransfer(postings: Posting[], accounts: AccountView[]): LedgerRefusal | null {

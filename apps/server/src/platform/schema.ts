@@ -214,6 +214,95 @@ export interface OrdersTable {
   /** 'balance' | 'wechat' | 'remittance' once chosen; a remittance order does not expire. */
   pay_method: string | null
   cancelled_at: number | null
+  /** The payment that paid (or, pending, is paying) it (0009). */
+  payment_id: Generated<number | null>
+}
+
+export interface PayPasswordsTable {
+  user_id: number
+  hash: string
+  failed_tries: number
+  locked_until: number | null
+  updated_at: number
+}
+
+export interface PaymentsTable {
+  id: Generated<number>
+  user_id: number
+  /** 'balance' | 'wechat' | 'remittance' */
+  method: string
+  /** 'pending' | 'paid' | 'failed' */
+  status: string
+  amount: number
+  prepay_id: string | null
+  transaction_id: string | null
+  transfer_id: number | null
+  created_at: number
+  paid_at: number | null
+}
+
+export interface PaymentOrdersTable {
+  payment_id: number
+  order_id: number
+}
+
+export interface RechargesTable {
+  id: Generated<number>
+  user_id: number
+  amount: number
+  fee: number
+  /** 'pending' | 'paid' | 'failed' */
+  status: string
+  prepay_id: string | null
+  transaction_id: string | null
+  transfer_id: number | null
+  created_at: number
+  paid_at: number | null
+}
+
+export interface CompanyBanksTable {
+  id: Generated<number>
+  bank_name: string
+  branch: string
+  account_name: string
+  account_no: string
+  active: number
+  sort: number
+}
+
+export interface RemittancesTable {
+  id: Generated<number>
+  user_id: number
+  company_bank_id: number
+  amount: number
+  payer_name: string
+  payer_bank: string
+  remitted_on: string
+  /** JSON array of order ids. */
+  order_ids: string
+  receipt: string | null
+  /** 'submitted' | 'confirmed' | 'rejected' */
+  status: string
+  note: string | null
+  transfer_id: number | null
+  created_at: number
+  decided_at: number | null
+}
+
+export interface WithdrawalsTable {
+  id: Generated<number>
+  user_id: number
+  amount: number
+  /** 'balance' | 'deposit' */
+  source: string
+  bank_name: string
+  account_name: string
+  account_no: string
+  /** 'requested' | 'paid' | 'refused' */
+  status: string
+  note: string | null
+  created_at: number
+  decided_at: number | null
 }
 
 export interface CouponsTable {
@@ -285,6 +374,13 @@ export interface DB {
   coupons: CouponsTable
   user_coupons: UserCouponsTable
   mall_watches: MallWatchesTable
+  pay_passwords: PayPasswordsTable
+  payments: PaymentsTable
+  payment_orders: PaymentOrdersTable
+  recharges: RechargesTable
+  company_banks: CompanyBanksTable
+  remittances: RemittancesTable
+  withdrawals: WithdrawalsTable
   watches: WatchesTable
   lot_reminders: LotRemindersTable
   idempotency_keys: IdempotencyKeysTable

@@ -1,7 +1,9 @@
+import type { AccountKind } from '@numisma/domain/ledger'
+import type { Leg } from '@numisma/domain/postings'
 import type { Clock } from '../../platform/clock'
 import type { Database } from '../../platform/db'
 import { IdempotencyStore, requestHash } from '../../platform/idempotency'
-import { writeTransaction } from '../../platform/transactions'
+import { type Tx, writeTransaction } from '../../platform/transactions'
 import { LedgerRepository, PLATFORM } from './repository'
 
 /** Idempotency keys are per owner: a user's id, or a negative id for staff (DESIGN §2). */
@@ -56,6 +58,36 @@ export class LedgerService {
         await this.idempotency.complete(tx, idempotency.owner, idempotency.key, result)
       return result
     })
+  }
+
+  /**
+   * Posts one transfer of a posting rule's legs (packages/domain/src/postings.ts) inside the
+   * caller's transaction: a user's legs go to that user's accounts, a platform's to the platform's.
+   * Refuses (VALIDATION_FAILED with the ledger's reason), writing nothing, if a rule would be
+   * broken — an overdrawn user account above all; callers check the balance first to answer with
+   * their own code (BALANCE_LOW, DEPOSIT_IN_USE). Returns the transfer's id.
+   */
+  async post(
+    tx: Tx,
+    userId: number,
+    transfer: { kind: string; memo: string; now: number },
+    legs: readonly Leg[],
+  ): Promise<number> {
+    const postings = []
+    for (const leg of legs) {
+      const account = await this.repo.account(
+        tx,
+        leg.owner === 'user' ? userId : PLATFORM,
+        leg.kind,
+      )
+      postings.push({ accountId: account.id, kind: leg.kind, amount: leg.amount })
+    }
+    return this.repo.transfer(tx, transfer, postings)
+  }
+
+  /** One of the user's account balances, read in the caller's transaction. */
+  balanceIn(tx: Tx, userId: number, kind: AccountKind): Promise<number> {
+    return this.repo.balanceOf(tx, userId, kind)
   }
 
   async balances(userId: number): Promise<{ balance: number; deposit: number }> {

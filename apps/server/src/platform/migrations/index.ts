@@ -14,6 +14,7 @@ import { watchReminders } from './0005-watch-reminders'
 import { depositNaming } from './0006-deposit-naming'
 import { englishNames } from './0007-english-names'
 import { mall } from './0008-mall'
+import { money } from './0009-money'
 
 /**
  * Migrations are code, written once for both dialects: the context hides the two places where
@@ -47,6 +48,7 @@ const MIGRATIONS: Record<string, (ctx: MigrationContext) => Migration> = {
   '0006-deposit-naming': depositNaming,
   '0007-english-names': englishNames,
   '0008-mall': mall,
+  '0009-money': money,
 }
 
 class CodeMigrationProvider implements MigrationProvider {

@@ -1,0 +1,157 @@
+import { z } from 'zod'
+import { IdSchema } from './api'
+import { PayPasswordSchema, WechatPayRequestSchema } from './payment'
+
+/**
+ * The user's money outside an order (DESIGN §4, §6, §9 "Money"): the payment password, moving
+ * money between balance and deposit, recharging the deposit, bank remittances and withdrawals.
+ * Amounts in fen, times ISO-8601 UTC.
+ */
+const Fen = z.number().int()
+const Amount = z.number().int().positive().max(100_000_000_000)
+
+// Payment password.
+
+/** `GET /user/@accountSeting`. */
+export const AccountSettingsSchema = z.object({
+  payPasswordSet: z.boolean(),
+  /** Payment is locked until then after 5 wrong tries (DESIGN §3). */
+  payLockedUntil: z.string().nullable(),
+})
+export type AccountSettings = z.infer<typeof AccountSettingsSchema>
+
+/** `POST /user/@setPayPass`: a first password, or a new one with the old one or an SMS code. */
+export const SetPayPasswordSchema = z.object({
+  password: PayPasswordSchema,
+  oldPassword: PayPasswordSchema.optional(),
+  smsCode: z
+    .string()
+    .regex(/^\d{6}$/)
+    .optional(),
+})
+export type SetPayPassword = z.infer<typeof SetPayPasswordSchema>
+
+/** Wrong tries before payment locks, and for how long (DESIGN §3). */
+export const PAY_PASSWORD_MAX_TRIES = 5
+export const PAY_LOCK_HOURS = 3
+
+// Balance ↔ deposit.
+
+/** `PATCH /user/{userId}/@finance`: positive moves balance → deposit, negative deposit → balance. */
+export const FinanceTransferSchema = z.object({
+  amount: z
+    .number()
+    .int()
+    .min(-100_000_000_000)
+    .max(100_000_000_000)
+    .refine((n) => n !== 0, 'not zero'),
+})
+export const BalancesSchema = z.object({
+  balance: Fen,
+  deposit: Fen,
+  /** Deposit not held by exposure: what may move back to balance or be withdrawn. */
+  freeDeposit: Fen,
+})
+export type Balances = z.infer<typeof BalancesSchema>
+
+// Recharge (the deposit, paid through the messaging platform).
+
+/** `PATCH /user/recharge/@finance`. */
+export const RechargeRequestSchema = z.object({ amount: Amount })
+/** The channel's fee rate in basis points (0.6 %), paid by the user on top of the amount. */
+export const RECHARGE_FEE_BPS = 60
+export const RechargeSchema = z.object({
+  rechargeId: z.number().int(),
+  amount: Fen,
+  fee: Fen,
+  total: Fen,
+  status: z.enum(['pending', 'paid', 'failed']),
+  payRequest: WechatPayRequestSchema.optional(),
+})
+export type Recharge = z.infer<typeof RechargeSchema>
+
+// Bank remittance.
+
+/** `GET /user/finance/@companyBanks`: our accounts a user may remit to. */
+export const CompanyBankSchema = z.object({
+  id: z.number().int(),
+  bankName: z.string(),
+  branch: z.string(),
+  accountName: z.string(),
+  accountNo: z.string(),
+})
+export type CompanyBank = z.infer<typeof CompanyBankSchema>
+
+/**
+ * `POST /user/finance/@remittance`: the user reports money sent by bank transfer. `receipt` is an
+ * optional photo of the bank slip as a data URL (JPEG/PNG/WebP, re-encoded by the server).
+ */
+export const RemittanceRequestSchema = z.object({
+  companyBankId: IdSchema,
+  amount: Amount,
+  payerName: z.string().trim().min(1).max(50),
+  payerBank: z.string().trim().min(1).max(50),
+  remittedOn: z.iso.date(),
+  /** Orders the money is for (they were chosen to be paid by remittance); may be empty. */
+  orderIds: z.array(IdSchema).max(50).default([]),
+  receipt: z
+    .string()
+    .max(4 * 1024 * 1024)
+    .regex(/^data:image\/(jpeg|png|webp);base64,[A-Za-z0-9+/=]+$/)
+    .optional(),
+})
+export type RemittanceRequest = z.infer<typeof RemittanceRequestSchema>
+
+export const REMITTANCE_STATUSES = ['submitted', 'confirmed', 'rejected'] as const
+export const RemittanceSchema = z.object({
+  id: z.number().int(),
+  companyBankId: z.number().int(),
+  amount: Fen,
+  payerName: z.string(),
+  payerBank: z.string(),
+  remittedOn: z.string(),
+  orderIds: z.array(z.number().int()),
+  receiptUrl: z.string().nullable(),
+  status: z.enum(REMITTANCE_STATUSES),
+  note: z.string().nullable(),
+  createdAt: z.string(),
+})
+export type Remittance = z.infer<typeof RemittanceSchema>
+
+// Withdrawals.
+
+export const WithdrawalRequestSchema = z.object({
+  amount: Amount,
+  source: z.enum(['balance', 'deposit']),
+  bankName: z.string().trim().min(1).max(50),
+  accountName: z.string().trim().min(1).max(50),
+  accountNo: z
+    .string()
+    .trim()
+    .regex(/^\d{8,30}$/),
+})
+export type WithdrawalRequest = z.infer<typeof WithdrawalRequestSchema>
+
+export const WITHDRAWAL_STATUSES = ['requested', 'paid', 'refused'] as const
+export const WithdrawalSchema = z.object({
+  id: z.number().int(),
+  amount: Fen,
+  source: z.enum(['balance', 'deposit']),
+  bankName: z.string(),
+  accountName: z.string(),
+  /** Masked but for the last four digits. */
+  accountNo: z.string(),
+  status: z.enum(WITHDRAWAL_STATUSES),
+  note: z.string().nullable(),
+  createdAt: z.string(),
+  decidedAt: z.string().nullable(),
+})
+export type Withdrawal = z.infer<typeof WithdrawalSchema>
+
+// Staff.
+
+export const StaffDecisionSchema = z.object({ note: z.string().trim().max(200).optional() })
+export const BalanceCreditSchema = z.object({
+  amount: Amount,
+  memo: z.string().max(200).default('counter cash'),
+})
