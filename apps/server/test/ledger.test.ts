@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LedgerRepository, PLATFORM } from '../src/modules/ledger/repository'
 import { LedgerService } from '../src/modules/ledger/service'
+import { FakeClock } from '../src/platform/clock'
+import type { Database } from '../src/platform/db'
 import { depositNaming } from '../src/platform/migrations/0006-deposit-naming'
 import { migrationContext } from '../src/platform/migrations/index'
 import { writeTransaction } from '../src/platform/transactions'
 import { createTestApp, type Session, type TestApp } from './helpers/app'
 import { testDatabases } from './helpers/databases'
+import { expectLedgerSound } from './helpers/ledger'
 
 const databases = await testDatabases()
 
@@ -34,6 +37,7 @@ describe.each(databases)('ledger on $name', (kind) => {
     )
     expect((await ledger.balances(Number(user.userId))).deposit).toBe(20_000)
     expect(await total()).toBe(0)
+    await expectLedgerSound(t.database)
   })
 
   it('refuses a transfer that would overdraw a user account, writing nothing', async () => {
@@ -58,6 +62,7 @@ describe.each(databases)('ledger on $name', (kind) => {
       .executeTakeFirstOrThrow()
     expect(Number(after.n)).toBe(Number(before.n))
     expect(await total()).toBe(0)
+    await expectLedgerSound(t.database)
   })
 
   it('has the database refuse a negative user balance even past the code', async () => {
@@ -90,4 +95,52 @@ describe.each(databases)('ledger on $name', (kind) => {
     await depositNaming(migrationContext(t.database.dialect)).up(t.database.db)
     expect(await ledger.balances(Number(fresh.userId))).toEqual({ balance: 0, deposit: 3_000 })
   })
+})
+
+describe.each(databases)('expectLedgerSound on $name', (kind) => {
+  const corrupted = async (corrupt: (database: Database) => Promise<void>) => {
+    const database = await kind.open()
+    try {
+      const ledger = new LedgerService(database, new FakeClock(Date.now()))
+      await ledger.creditDeposit(1, 5_000, 'test')
+      await expectLedgerSound(database)
+      await corrupt(database)
+      await expect(expectLedgerSound(database)).rejects.toThrow()
+    } finally {
+      await database.close()
+    }
+  }
+
+  it('catches an account whose balance is not the sum of its postings', () =>
+    corrupted(async (database) => {
+      await database.db
+        .updateTable('ledger_accounts')
+        .set((eb) => ({ balance: eb('balance', '+', 1) }))
+        .where('user_id', '=', 1)
+        .execute()
+    }))
+
+  it('catches a transfer whose postings do not sum to zero', () =>
+    corrupted(async (database) => {
+      const account = await database.db
+        .selectFrom('ledger_accounts')
+        .select('id')
+        .where('user_id', '=', 1)
+        .executeTakeFirstOrThrow()
+      const { id } = await database.db
+        .insertInto('ledger_transfers')
+        .values({ kind: 'test', memo: '', created_at: 0 })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      // Postings and balance agree, so only the transfer's own sum (and the total) is off.
+      await database.db
+        .insertInto('ledger_postings')
+        .values({ transfer_id: id, account_id: account.id, amount: 7 })
+        .execute()
+      await database.db
+        .updateTable('ledger_accounts')
+        .set((eb) => ({ balance: eb('balance', '+', 7) }))
+        .where('id', '=', account.id)
+        .execute()
+    }))
 })
