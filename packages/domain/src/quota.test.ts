@@ -1,7 +1,9 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   DEFAULT_QUOTA_MULTIPLIER,
   exposure,
+  freeDeposit,
   type LotExposure,
   lotExposure,
   quotaLimit,
@@ -72,5 +74,51 @@ describe('withinQuota', () => {
 
   it('with no deposit nothing can be committed', () => {
     expect(withinQuota({ deposit: 0, lots: [], unpaidOrders: 0 }, 1, y(5))).toBe(false)
+  })
+})
+
+describe('freeDeposit', () => {
+  it('is the deposit less what the exposure needs at deposit × multiplier, rounded up to the fen', () => {
+    // 1,000 yuan of deposit, 6,000 yuan exposed: 600 yuan needed, 400 free.
+    expect(freeDeposit({ deposit: y(1_000), exposure: y(6_000) })).toBe(y(400))
+    // One fen of exposure needs one fen of deposit.
+    expect(freeDeposit({ deposit: y(1_000), exposure: 1 })).toBe(y(1_000) - 1)
+    expect(freeDeposit({ deposit: y(1_000), exposure: 10 })).toBe(y(1_000) - 1)
+    expect(freeDeposit({ deposit: y(1_000), exposure: 11 })).toBe(y(1_000) - 2)
+    expect(freeDeposit({ deposit: y(1_000), exposure: 0 })).toBe(y(1_000))
+  })
+
+  it('honours a configured multiplier', () => {
+    expect(freeDeposit({ deposit: y(1_000), exposure: y(6_000), multiplier: 20 })).toBe(y(700))
+    expect(freeDeposit({ deposit: y(1_000), exposure: y(6_000), multiplier: 1 })).toBe(0)
+  })
+
+  it('is never negative, even when the exposure is beyond the quota', () => {
+    expect(freeDeposit({ deposit: y(100), exposure: y(6_000) })).toBe(0)
+    expect(freeDeposit({ deposit: 0, exposure: 0 })).toBe(0)
+  })
+
+  it('moving exactly the free deposit keeps the quota over the exposure; one fen more does not', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 100_000_000_000 }),
+        fc.integer({ min: 0, max: 1_000_000_000_000 }),
+        fc.integer({ min: 1, max: 1_000 }),
+        (deposit, exposed, multiplier) => {
+          const free = freeDeposit({ deposit, exposure: exposed, multiplier })
+          expect(free).toBeGreaterThanOrEqual(0)
+          expect(free).toBeLessThanOrEqual(deposit)
+          if (quotaLimit(deposit, multiplier) < exposed) {
+            expect(free).toBe(0)
+            return
+          }
+          expect(quotaLimit(deposit - free, multiplier)).toBeGreaterThanOrEqual(exposed)
+          if (free < deposit) {
+            expect(quotaLimit(deposit - free - 1, multiplier)).toBeLessThan(exposed)
+          }
+        },
+      ),
+      { numRuns: 2_000 },
+    )
   })
 })

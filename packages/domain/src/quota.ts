@@ -43,3 +43,17 @@ export function withinQuota(input: QuotaInput, lotId: number, commitment: number
     quotaLimit(input.deposit, input.multiplier)
   )
 }
+
+/**
+ * The deposit exposure leaves free (DESIGN §4): what may move back to the balance or be withdrawn
+ * while the quota still covers the exposure — the deposit less the least deposit whose quota is
+ * at least the exposure. Never negative (a forfeit can leave less deposit than the exposure needs).
+ */
+export function freeDeposit(input: {
+  deposit: number
+  exposure: number
+  multiplier?: number
+}): number {
+  const needed = Math.ceil(input.exposure / (input.multiplier ?? DEFAULT_QUOTA_MULTIPLIER))
+  return Math.max(0, input.deposit - needed)
+}

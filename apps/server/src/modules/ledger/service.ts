@@ -1,5 +1,5 @@
 import type { AccountKind } from '@numisma/domain/ledger'
-import type { Leg } from '@numisma/domain/postings'
+import { creditDeposit, type Leg } from '@numisma/domain/postings'
 import type { Clock } from '../../platform/clock'
 import type { Database } from '../../platform/db'
 import { IdempotencyStore, requestHash } from '../../platform/idempotency'
@@ -47,12 +47,12 @@ export class LedgerService {
           return { deposit: claim.result.deposit ?? claim.result.quota ?? 0 }
         }
       }
-      const clearing = await this.repo.account(tx, PLATFORM, 'platform_clearing')
-      const deposit = await this.repo.account(tx, userId, 'deposit')
-      await this.repo.transfer(tx, { kind: 'deposit', memo, now: this.clock.now() }, [
-        { accountId: clearing.id, kind: 'platform_clearing', amount: -amount },
-        { accountId: deposit.id, kind: 'deposit', amount },
-      ])
+      await this.post(
+        tx,
+        userId,
+        { kind: 'deposit', memo, now: this.clock.now() },
+        creditDeposit(amount),
+      )
       const result = { deposit: await this.repo.balanceOf(tx, userId, 'deposit') }
       if (idempotency)
         await this.idempotency.complete(tx, idempotency.owner, idempotency.key, result)
