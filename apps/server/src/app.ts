@@ -10,6 +10,11 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod'
+import { Argon2PayPasswordHasher, payPasswordPepper } from './modules/account/pay-password-hasher'
+import { PayPasswordVerifier } from './modules/account/pay-password-verifier'
+import { AccountRepository } from './modules/account/repository'
+import { accountRoutes } from './modules/account/routes'
+import { AccountService } from './modules/account/service'
 import { BiddingReads } from './modules/bidding/reads-repository'
 import { BiddingRepository } from './modules/bidding/repository'
 import { biddingRoutes } from './modules/bidding/routes'
@@ -75,7 +80,19 @@ export interface AppOptions {
   webDist: string
   logger?: FastifyServerOptions['logger']
   /** Per-window limits; tests raise them, production keeps the defaults. */
-  rateLimit?: { sms: number; smsPerCaller: number; login: number; staffLogin: number }
+  rateLimit?: {
+    sms: number
+    smsPerCaller: number
+    login: number
+    staffLogin: number
+    /** `POST /user/@setPayPass` per user in 15 minutes (default 10). */
+    payPassword?: number
+  }
+  /**
+   * Keys the payment password hashes (PAY_PASSWORD_PEPPER; server.ts refuses production without
+   * it). Unset: a random one made once and kept in the settings table.
+   */
+  payPasswordPepper?: string
   nonces?: NonceStore
   trustProxy?: boolean | number | string
   /** In-process by default; production passes the Redis-backed bus. */
@@ -171,11 +188,28 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         : new MemoryNonceStore(clock)),
     findSession: (id) => passportRepo.findSession(id),
   }
-  const limits = options.rateLimit ?? { sms: 5, smsPerCaller: 30, login: 20, staffLogin: 10 }
+  const limits = options.rateLimit ?? {
+    sms: 5,
+    smsPerCaller: 30,
+    login: 20,
+    staffLogin: 10,
+    payPassword: 10,
+  }
   const catalogRepo = new CatalogRepository(database.db)
   const bus = options.bus ?? new InProcessEventBus()
   app.decorate('bus', bus)
   const ledger = new LedgerService(database, clock)
+  const accounts = new AccountRepository(database.db, database.dialect)
+  const payPasswordHasher = new Argon2PayPasswordHasher(
+    await payPasswordPepper(options.payPasswordPepper, settings),
+  )
+  // The payment password check (DESIGN §3) that paying from a balance calls (payments/ports.ts).
+  const payPasswords = new PayPasswordVerifier({
+    transact: transactor(database),
+    clock,
+    passwords: accounts,
+    hasher: payPasswordHasher,
+  })
   const bidding = new BiddingService({
     transact: transactor(database),
     clock,
@@ -260,6 +294,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       )
       await main.register(passportRoutes, { service: passport, rateLimit: limits })
       await main.register(userRoutes, { service: users })
+      await main.register(accountRoutes, {
+        service: new AccountService({
+          clock,
+          accounts,
+          hasher: payPasswordHasher,
+          verifier: payPasswords,
+          consumeSmsCode: (mobile, code) => passport.consumeCode(mobile, code),
+        }),
+        setPayPasswordLimit: limits.payPassword ?? 10,
+      })
       await main.register(catalogRoutes, {
         service: new CatalogService(catalogRepo, clock),
         clock,

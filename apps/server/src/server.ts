@@ -8,7 +8,7 @@ import { MallOrderExpiry } from './modules/orders/expiry'
 import { StaffRepository } from './modules/staff/repository'
 import { StaffService } from './modules/staff/service'
 import { systemClock } from './platform/clock'
-import { loadConfig } from './platform/config'
+import { assertProductionSecrets, loadConfig } from './platform/config'
 import { openDatabase } from './platform/db'
 import { createRedisEventBus } from './platform/redis-bus'
 import { seedDemo, startDemoRoller } from './seed/demo'
@@ -16,6 +16,7 @@ import { seedDemo, startDemoRoller } from './seed/demo'
 /** `npm start`: one process serving every role (DESIGN §9). */
 async function main(): Promise<void> {
   const config = loadConfig()
+  assertProductionSecrets(config)
   const database = await openDatabase({
     url: config.databaseUrl,
     poolSize: config.databasePoolSize,
@@ -50,6 +51,7 @@ async function main(): Promise<void> {
     trustProxy: config.trustProxy,
     push: { allowedOrigins: config.pushAllowedOrigins },
     quotaMultiplier: config.quotaMultiplier,
+    payPasswordPepper: config.payPasswordPepper,
     // A 5,000-yuan deposit for each new demo account (× QUOTA_MULTIPLIER = its bidding quota).
     demoDeposit: config.seed === 'demo' && config.env !== 'production' ? 500_000 : 0,
   })

@@ -30,6 +30,7 @@ export const SetPayPasswordSchema = z.object({
     .optional(),
 })
 export type SetPayPassword = z.infer<typeof SetPayPasswordSchema>
+export const SetPayPasswordResultSchema = z.object({ payPasswordSet: z.literal(true) })
 
 /** Wrong tries before payment locks, and for how long (DESIGN §3). */
 export const PAY_PASSWORD_MAX_TRIES = 5

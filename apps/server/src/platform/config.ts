@@ -16,7 +16,8 @@ const EnvSchema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   REDIS_URL: z.string().optional(),
   NUMISMA_ADMIN_PASSWORD: z.string().min(8).optional(),
-  PAY_PASSWORD_PEPPER: z.string().optional(),
+  /** Keys the payment password hashes (DESIGN §3); production refuses to start without it. */
+  PAY_PASSWORD_PEPPER: z.string().min(16).optional(),
   WEB_DIST: z.string().optional(),
   /** Proxies in front of the server: a hop count or addresses; unset = none (client IPs as seen). */
   TRUST_PROXY: z.string().optional(),
@@ -47,6 +48,8 @@ export interface Config {
   trustProxy: boolean | number | string
   pushAllowedOrigins: string[]
   quotaMultiplier: number
+  /** Unset in development: a random one kept in the settings table (modules/account). */
+  payPasswordPepper: string | undefined
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -81,6 +84,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((origin) => origin.trim())
       .filter(Boolean),
     quotaMultiplier: e.QUOTA_MULTIPLIER,
+    payPasswordPepper: e.PAY_PASSWORD_PEPPER,
+  }
+}
+
+/**
+ * Secrets production cannot run without; server.ts refuses to start while one is missing. (The
+ * pepper cannot default there: a generated one kept beside the hashes it keys would defeat it.)
+ */
+export function assertProductionSecrets(config: Config): void {
+  if (config.env === 'production' && config.payPasswordPepper === undefined) {
+    throw new Error('PAY_PASSWORD_PEPPER must be set in production (16 characters or more)')
   }
 }
 

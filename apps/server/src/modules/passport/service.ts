@@ -51,8 +51,11 @@ export class PassportService {
     return this.revealCodes ? { sent: true, devCode: code } : { sent: true }
   }
 
-  /** Checks the code, creates the account on first sign-in and opens a session. */
-  async login(mobile: string, code: string, deviceId: string): Promise<LoginOutcome> {
+  /**
+   * Checks the latest code sent to `mobile` and uses it up, or throws SMS_CODE_INVALID: signing in,
+   * and proving the own mobile when changing the payment password (modules/account).
+   */
+  async consumeCode(mobile: string, code: string): Promise<void> {
     const now = this.clock.now()
     const last = await this.repo.latestCode(mobile)
     if (!last || last.consumed_at !== null || last.expires_at <= now) {
@@ -64,7 +67,12 @@ export class PassportService {
       throw new AppError('SMS_CODE_INVALID')
     }
     if (!(await this.repo.consumeCode(last.id, now))) throw new AppError('SMS_CODE_INVALID')
+  }
 
+  /** Checks the code, creates the account on first sign-in and opens a session. */
+  async login(mobile: string, code: string, deviceId: string): Promise<LoginOutcome> {
+    await this.consumeCode(mobile, code)
+    const now = this.clock.now()
     const user = await this.repo.findOrCreateUser(mobile, `藏友${mobile.slice(-4)}`, now)
     if (user.created && this.onNewUser) await this.onNewUser(user.id)
     const sid = randomToken(32)
