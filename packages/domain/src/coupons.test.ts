@@ -98,6 +98,13 @@ describe('couponSaving', () => {
     expect(couponSaving(percent(1, null), 99)).toBe(0)
   })
 
+  it('takes a percent of goods whose product with the percent passes 2^53 exactly', () => {
+    // The highest price less a fen, 933 units: goods × 97 is about 9.05e15 > 2^53.
+    const goods = 99_999_999_999 * 933
+    const exact = (BigInt(goods) * 97n) / 100n
+    expect(BigInt(couponSaving(percent(97, null), goods))).toBe(exact)
+  })
+
   it('holds a percent coupon to its cap', () => {
     expect(couponSaving(percent(20, y(50)), y(1_000))).toBe(y(50))
     expect(couponSaving(percent(20, y(50)), y(100))).toBe(y(20))

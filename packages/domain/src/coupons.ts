@@ -65,11 +65,17 @@ export function couponSaving(rule: CouponRule, goods: number): number {
   const raw =
     rule.kind === 'amount'
       ? (rule.amount ?? 0)
-      : Math.min(
-          Math.floor((goods * (rule.percent ?? 0)) / 100),
-          rule.cap ?? Number.MAX_SAFE_INTEGER,
-        )
+      : Math.min(percentOf(goods, rule.percent ?? 0), rule.cap ?? Number.MAX_SAFE_INTEGER)
   return Math.max(0, Math.min(raw, goods))
+}
+
+/**
+ * floor(goods × percent / 100), exactly: goods × percent passes 2^53 for the largest orders (a
+ * price of up to 1e11 fen × 999 units), where a double would round it. Split goods = 100q + r:
+ * the result is q × percent + floor(r × percent / 100), and every step stays a safe integer.
+ */
+function percentOf(goods: number, percent: number): number {
+  return Math.floor(goods / 100) * percent + Math.floor(((goods % 100) * percent) / 100)
 }
 
 export interface Saving<T> {
