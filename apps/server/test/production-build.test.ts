@@ -61,6 +61,7 @@ describe('production build', () => {
         DATA_DIR: dataDir,
         SEED: 'none',
         NUMISMA_ADMIN_PASSWORD: 'bundle-test-password',
+        PAY_PASSWORD_PEPPER: 'test-pepper-of-sixteen-chars-or-more',
         LOG_LEVEL: 'warn',
       },
       stdio: ['ignore', 'pipe', 'pipe'],

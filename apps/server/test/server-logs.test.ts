@@ -50,6 +50,7 @@ describe.runIf(redis)('server with REDIS_URL', () => {
         DATA_DIR: dataDir,
         SEED: 'none',
         NUMISMA_ADMIN_PASSWORD: 'logs-test-password',
+        PAY_PASSWORD_PEPPER: 'test-pepper-of-sixteen-chars-or-more',
         REDIS_URL: REDIS_TEST_URL,
         LOG_FORMAT: 'json',
         LOG_LEVEL: 'warn',

@@ -19,9 +19,11 @@ const USER = 7
 const MOBILE = '13900000007'
 
 /** A stand-in for argon2: visibly not the digits, and cheap. */
-const fakeHasher = (): PayPasswordHasher & { verify: ReturnType<typeof vi.fn> } => ({
-  hash: vi.fn((password: string) => Promise.resolve(`hashed(${password})`)),
-  verify: vi.fn((hash: string, password: string) => Promise.resolve(hash === `hashed(${password})`)),
+const fakeHasher = () => ({
+  hash: vi.fn<PayPasswordHasher['hash']>((password) => Promise.resolve(`hashed(${password})`)),
+  verify: vi.fn<PayPasswordHasher['verify']>((hash, password) =>
+    Promise.resolve(hash === `hashed(${password})`),
+  ),
 })
 
 /** The pay_passwords table as a map, with the repository's methods. */
