@@ -149,7 +149,8 @@ export const ERRORS = {
     zh: '请先设置支付密码',
     en: 'please set a payment password first',
   },
-  PAY_PASSWORD_WRONG: { status: 403, zh: '支付密码错误', en: 'the payment password is wrong' },
+  // Not 403: the web client signs out on 401/403 (spec §8), and a mistyped password must not.
+  PAY_PASSWORD_WRONG: { status: 400, zh: '支付密码错误', en: 'the payment password is wrong' },
   PAY_LOCKED: {
     status: 423,
     zh: '支付密码错误次数过多，请3小时后再试',
