@@ -156,3 +156,5 @@ export const BalanceCreditSchema = z.object({
   amount: Amount,
   memo: z.string().max(200).default('counter cash'),
 })
+/** Staff `POST /admin/users/{userId}/balance` answers the user's balance after the credit. */
+export const BalanceCreditedSchema = z.object({ balance: Fen })

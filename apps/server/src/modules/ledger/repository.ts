@@ -24,6 +24,24 @@ export class LedgerRepository {
       .executeTakeFirstOrThrow()
   }
 
+  /**
+   * Opens the user's accounts of these kinds if need be and locks them, in id order as transfers
+   * do, so balances read afterwards stay true until the transaction ends (SQLite's write lock
+   * already holds everything).
+   */
+  async lock(tx: Tx, userId: number, kinds: readonly AccountKind[]): Promise<void> {
+    for (const kind of kinds) await this.account(tx, userId, kind)
+    if (this.dialect !== 'postgres') return
+    await tx
+      .selectFrom('ledger_accounts')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('kind', 'in', [...kinds])
+      .orderBy('id')
+      .forUpdate()
+      .execute()
+  }
+
   async balanceOf(tx: Tx, userId: number, kind: AccountKind): Promise<number> {
     const row = await tx
       .selectFrom('ledger_accounts')

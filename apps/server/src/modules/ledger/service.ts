@@ -1,5 +1,5 @@
 import type { AccountKind } from '@numisma/domain/ledger'
-import { creditDeposit, type Leg } from '@numisma/domain/postings'
+import { creditBalance, creditDeposit, type Leg } from '@numisma/domain/postings'
 import type { Clock } from '../../platform/clock'
 import type { Database } from '../../platform/db'
 import { IdempotencyStore, requestHash } from '../../platform/idempotency'
@@ -10,6 +10,13 @@ import { LedgerRepository, PLATFORM } from './repository'
 export interface IdempotencyClaim {
   owner: number
   key: string
+}
+
+/** What a credit stored for its idempotency key (`quota`: the deposit, before the renaming). */
+interface StoredCredit {
+  balance?: number
+  deposit?: number
+  quota?: number
 }
 
 /**
@@ -32,11 +39,54 @@ export class LedgerService {
     memo: string,
     idempotency?: IdempotencyClaim,
   ): Promise<{ deposit: number }> {
+    const deposit = await this.creditFromOutside(
+      { userId, amount, memo, account: 'deposit', transfer: 'deposit' },
+      creditDeposit(amount),
+      idempotency,
+    )
+    return { deposit }
+  }
+
+  /** Money paid in from outside (cash at the counter) onto the user's balance. */
+  async creditBalance(
+    userId: number,
+    amount: number,
+    memo: string,
+    idempotency?: IdempotencyClaim,
+  ): Promise<{ balance: number }> {
+    const balance = await this.creditFromOutside(
+      { userId, amount, memo, account: 'balance', transfer: 'balance_credit' },
+      creditBalance(amount),
+      idempotency,
+    )
+    return { balance }
+  }
+
+  /**
+   * One credit from outside as its own transaction: the idempotency key claimed first (a credit
+   * is never refused, so there is nothing to lock before it), the rule posted, and the credited
+   * account's balance returned and stored for a retry to replay.
+   */
+  private creditFromOutside(
+    credit: {
+      userId: number
+      amount: number
+      memo: string
+      account: 'balance' | 'deposit'
+      transfer: string
+    },
+    rule: readonly Leg[],
+    idempotency: IdempotencyClaim | undefined,
+  ): Promise<number> {
+    const { userId, amount, memo, account } = credit
     return writeTransaction(this.database, async (tx) => {
       if (idempotency) {
-        const hash = requestHash({ userId, amount, memo })
-        // Results stored before the deposit/quota renaming say `quota` for the deposit balance.
-        const claim = await this.idempotency.claim<{ deposit?: number; quota?: number }>(
+        // A deposit credit hashes as it always did, so keys stored before the balance credit
+        // existed still replay; a balance credit's hash names its account.
+        const hash = requestHash(
+          account === 'deposit' ? { userId, amount, memo } : { userId, amount, memo, account },
+        )
+        const claim = await this.idempotency.claim<StoredCredit>(
           tx,
           idempotency.owner,
           idempotency.key,
@@ -44,18 +94,18 @@ export class LedgerService {
           this.clock.now(),
         )
         if (claim.kind === 'replay') {
-          return { deposit: claim.result.deposit ?? claim.result.quota ?? 0 }
+          // Results stored before the deposit/quota renaming say `quota` for the deposit.
+          const stored = claim.result
+          return (account === 'deposit' ? (stored.deposit ?? stored.quota) : stored.balance) ?? 0
         }
       }
-      await this.post(
-        tx,
-        userId,
-        { kind: 'deposit', memo, now: this.clock.now() },
-        creditDeposit(amount),
-      )
-      const result = { deposit: await this.repo.balanceOf(tx, userId, 'deposit') }
-      if (idempotency)
-        await this.idempotency.complete(tx, idempotency.owner, idempotency.key, result)
+      await this.post(tx, userId, { kind: credit.transfer, memo, now: this.clock.now() }, rule)
+      const result = await this.repo.balanceOf(tx, userId, account)
+      if (idempotency) {
+        await this.idempotency.complete(tx, idempotency.owner, idempotency.key, {
+          [account]: result,
+        })
+      }
       return result
     })
   }
@@ -83,6 +133,14 @@ export class LedgerService {
       postings.push({ accountId: account.id, kind: leg.kind, amount: leg.amount })
     }
     return this.repo.transfer(tx, transfer, postings)
+  }
+
+  /**
+   * Locks the user's accounts of these kinds (opening them if need be) for the rest of the
+   * caller's transaction, so `balanceIn` afterwards reads a balance nobody else can change first.
+   */
+  lock(tx: Tx, userId: number, kinds: readonly AccountKind[]): Promise<void> {
+    return this.repo.lock(tx, userId, kinds)
   }
 
   /** One of the user's account balances, read in the caller's transaction. */

@@ -1,3 +1,4 @@
+import { BalanceCreditedSchema, BalanceCreditSchema } from '@numisma/contracts/account'
 import { dataSchema, IdempotencyKeySchema, IdParamSchema } from '@numisma/contracts/api'
 import { CouponCreatedSchema, CouponCreateSchema } from '@numisma/contracts/mall'
 import { HEADER } from '@numisma/contracts/signing'
@@ -28,7 +29,7 @@ const IdempotencyHeaders = z
   .object({ [HEADER.idempotencyKey]: IdempotencyKeySchema.optional() })
   .loose()
 
-/** Operator calls of DESIGN §9: set up auctions and the mall, record deposits. */
+/** Operator calls of DESIGN §9: set up auctions and the mall, record cash paid at the counter. */
 export const operationsRoutes: FastifyPluginAsyncZod<OperationsOptions> = async (
   app,
   { listings, counter, coupons },
@@ -116,6 +117,32 @@ export const operationsRoutes: FastifyPluginAsyncZod<OperationsOptions> = async 
       },
     },
     async (request) => ({ data: await creditDeposit(request) }),
+  )
+
+  app.post(
+    '/users/:userId/balance',
+    {
+      schema: {
+        tags,
+        summary: "Credit a user's balance with cash taken at the counter (from clearing)",
+        params: z.object({ userId: IdParamSchema }),
+        headers: IdempotencyHeaders,
+        body: BalanceCreditSchema,
+        response: { 200: dataSchema(BalanceCreditedSchema) },
+      },
+    },
+    async (request) => {
+      const key = request.headers[HEADER.idempotencyKey]
+      return {
+        data: await counter.creditBalance(
+          request.staff?.staffId ?? 0,
+          request.params.userId,
+          request.body.amount,
+          request.body.memo,
+          typeof key === 'string' ? key : undefined,
+        ),
+      }
+    },
   )
 
   // `…/quota` is the path from before DESIGN §4 separated the deposit from the quota; it stays as
