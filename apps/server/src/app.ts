@@ -245,6 +245,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     coupons: { usableCount: (userId) => coupons.usableCount(userId) },
     mall: { watchCount: (userId) => mall.watchCount(userId) },
+    payPasswords: { isSet: async (userId) => (await accounts.find(userId)) !== undefined },
   })
   await app.register(staffRoutes, {
     prefix: `${MAIN_PREFIX}/admin`,

@@ -26,12 +26,27 @@ export interface UserMallFigures {
   watchCount(userId: number): Promise<number>
 }
 
+/**
+ * Whether the user has set a payment password (the account module, which owns payment passwords,
+ * satisfies it through app.ts).
+ */
+export interface UserPayPasswords {
+  isSet(userId: number): Promise<boolean>
+}
+
+/** Order groups of spec §4 the user centre counts, by the order statuses in each. */
+const ORDER_GROUPS = {
+  toShip: ['paid', 'delivery_applied'],
+  toReceive: ['shipped'],
+} as const
+
 export interface UserDeps {
   users: Pick<UserRepository, keyof UserRepository>
   ledger: UserBalances
   bidding: UserBiddingFigures
   coupons: UserCouponFigures
   mall: UserMallFigures
+  payPasswords: UserPayPasswords
 }
 
 /** The user centre's use cases. */
@@ -46,14 +61,28 @@ export class UserService {
     const user = await this.deps.users.findProfile(userId)
     // A session outliving its user (deleted account) is as good as no session.
     if (!user) throw new AppError('SESSION_INVALID')
-    const [{ balance }, { deposit, quota, exposure }, counts, coupons, mallWatches] =
-      await Promise.all([
-        this.deps.ledger.balances(userId),
-        this.deps.bidding.quotaOf(userId),
-        this.deps.bidding.counts(userId),
-        this.deps.coupons.usableCount(userId),
-        this.deps.mall.watchCount(userId),
-      ])
+    const [
+      { balance },
+      { deposit, quota, exposure },
+      counts,
+      coupons,
+      mallWatches,
+      payPasswordSet,
+      orders,
+    ] = await Promise.all([
+      this.deps.ledger.balances(userId),
+      this.deps.bidding.quotaOf(userId),
+      this.deps.bidding.counts(userId),
+      this.deps.coupons.usableCount(userId),
+      this.deps.mall.watchCount(userId),
+      this.deps.payPasswords.isSet(userId),
+      this.deps.users.orderCountsByStatus(userId, [
+        ...ORDER_GROUPS.toShip,
+        ...ORDER_GROUPS.toReceive,
+      ]),
+    ])
+    const inGroup = (statuses: readonly string[]) =>
+      statuses.reduce((sum, status) => sum + (orders[status] ?? 0), 0)
     return {
       userId: String(user.id),
       display: user.display,
@@ -64,11 +93,15 @@ export class UserService {
       deposit,
       quota,
       exposure,
-      // Payment passwords arrive with the money module; until then none can have been set.
-      payPasswordSet: false,
-      // Shipping counters arrive with the delivery module.
-      // /myLike, where the counter leads, lists watched lots and mall items.
-      counts: { ...counts, watching: (counts.watching ?? 0) + mallWatches, coupons },
+      payPasswordSet,
+      counts: {
+        ...counts,
+        // /myLike, where the counter leads, lists watched lots and mall items.
+        watching: (counts.watching ?? 0) + mallWatches,
+        coupons,
+        toShip: inGroup(ORDER_GROUPS.toShip),
+        toReceive: inGroup(ORDER_GROUPS.toReceive),
+      },
     }
   }
 }
