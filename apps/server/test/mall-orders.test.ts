@@ -239,6 +239,42 @@ describe.each(databases)('mall orders on $name', (kind) => {
     })
   })
 
+  describe('a coupon never makes an order free (ADR 011)', () => {
+    it('leaves one fen to pay, and is not usable on goods of one fen', async () => {
+      const { productNo } = await createMallItem(admin, { price: 50 * YUAN })
+      const big = await receiveCoupon(bob, { threshold: 0, amount: 1_000 * YUAN })
+      const placed = await buy(t, bob, { productNo, quantity: 1, userCouponId: big })
+      expect(placed.json().data.status).toBe('SUCCESS')
+      const order = await t.call({
+        method: 'GET',
+        path: `/user/order/${placed.json().data.orderId}`,
+        as: bob,
+      })
+      expect(order.json().data).toMatchObject({
+        goods: 50 * YUAN,
+        discount: 50 * YUAN - 1,
+        total: 1,
+      })
+
+      const penny = await createMallItem(admin, { price: 1 })
+      const other = await receiveCoupon(bob, { threshold: 0, amount: 5 * YUAN })
+      const offered = await t.call({
+        method: 'GET',
+        path: `/user/3_3/pay/getUserCoupons?productNo=${penny.productNo}&quantity=1`,
+        as: bob,
+      })
+      expect(offered.json().data).toEqual([])
+      const refused = await buy(t, bob, {
+        productNo: penny.productNo,
+        quantity: 1,
+        userCouponId: other,
+      })
+      expect(refused.json().data.status).toBe('COUPON_INVALID')
+      expect(await userCoupon(other)).toEqual({ status: 'usable', order_id: null })
+      expect(await item(penny.id)).toEqual({ stock: 10, sold: 0 })
+    })
+  })
+
   describe('Idempotency-Key', () => {
     it('replays a retry, sequential or concurrent, and buys once', async () => {
       const { id, productNo } = await createMallItem(admin)

@@ -85,10 +85,20 @@ describe('couponRefusal', () => {
 })
 
 describe('couponSaving', () => {
-  it('takes the amount off for kind amount, never more than the goods', () => {
+  it('takes the amount off for kind amount, leaving at least one fen to pay', () => {
     expect(couponSaving(rule(), y(200))).toBe(y(10))
-    expect(couponSaving(rule({ amount: y(500) }), y(200))).toBe(y(200))
+    expect(couponSaving(rule({ amount: y(500) }), y(200))).toBe(y(200) - 1)
+    expect(couponSaving(rule({ amount: y(200) }), y(200))).toBe(y(200) - 1)
     expect(couponSaving(rule(), 0)).toBe(0)
+  })
+
+  it('saves nothing on goods of one fen, whatever the coupon', () => {
+    expect(couponSaving(rule({ threshold: 0, amount: y(5) }), 1)).toBe(0)
+    expect(couponSaving(percent(99, null), 1)).toBe(0)
+    expect(couponSaving(rule({ threshold: 0, amount: y(5) }), 2)).toBe(1)
+    expect(rankCoupons([{ id: 1, rule: rule({ threshold: 0 }) }], line({ goods: 1 }), NOW)).toEqual(
+      [],
+    )
   })
 
   it('takes a percent off, rounded down to the fen', () => {

@@ -56,17 +56,22 @@ export function couponRefusal(
   return null
 }
 
+/** The least an order with a coupon still costs, in fen. */
+export const MIN_TOTAL = 1
+
 /**
- * What the coupon takes off a goods total: never negative, never more than the goods, and for a
- * percent coupon rounded down to the fen and at most its cap.
+ * What the coupon takes off a goods total: never negative, and for a percent coupon rounded down
+ * to the fen and at most its cap. It never takes the total below one fen (ADR 011): every order
+ * is paid through the same payment path, and a payment of nothing would have no ledger transfer.
+ * So a coupon saves nothing on goods of one fen, and is not usable for them.
  */
 export function couponSaving(rule: CouponRule, goods: number): number {
-  if (goods <= 0) return 0
+  if (goods <= MIN_TOTAL) return 0
   const raw =
     rule.kind === 'amount'
       ? (rule.amount ?? 0)
       : Math.min(percentOf(goods, rule.percent ?? 0), rule.cap ?? Number.MAX_SAFE_INTEGER)
-  return Math.max(0, Math.min(raw, goods))
+  return Math.max(0, Math.min(raw, goods - MIN_TOTAL))
 }
 
 /**

@@ -398,10 +398,19 @@ describe('MallOrderService coupon steps', () => {
     expect(s.state().orders).toHaveLength(1)
   })
 
-  it('never lets a discount exceed the goods', async () => {
+  it('never takes a total below one fen, and uses no coupon that would save nothing', async () => {
     const s = setup({ saving: 1_000 * YUAN })
     await s.buy(ALICE, { quantity: 1, userCouponId: 9 })
-    expect(s.state().orders[0]).toMatchObject({ amount: 88 * YUAN, discount: 88 * YUAN, total: 0 })
+    expect(s.state().orders[0]).toMatchObject({
+      amount: 88 * YUAN,
+      discount: 88 * YUAN - 1,
+      total: 1,
+    })
+
+    const penny = setup({ item: buildItem({ price: 1 }), saving: 1 })
+    expect((await penny.buy(ALICE, { quantity: 1, userCouponId: 9 })).status).toBe('COUPON_INVALID')
+    expect(penny.state().orders).toEqual([])
+    expect(penny.log).not.toContain('lockCoupon')
   })
 })
 

@@ -1,3 +1,4 @@
+import { MIN_TOTAL } from '@numisma/domain/coupons'
 import { MALL_PAYMENT_MINUTES } from '@numisma/domain/fees'
 import type { Locale } from '@numisma/contracts/errors'
 import {
@@ -108,10 +109,10 @@ export class MallOrderService {
         goods,
       }
       const claim = await holds.claim(tx, { userId, userCouponId, line, now })
-      if (!claim) return { status: 'COUPON_INVALID' }
-      // The coupons module caps the saving at the goods; this keeps a total from going negative
-      // whatever an implementation returns.
-      discount = Math.min(Math.max(0, claim.saving), goods)
+      // The coupons module leaves at least a fen to pay (ADR 011); this holds every order to it
+      // whatever an implementation returns, and a coupon that would save nothing is not used.
+      discount = claim ? Math.min(claim.saving, goods - MIN_TOTAL) : 0
+      if (discount <= 0) return { status: 'COUPON_INVALID' }
     }
 
     // Every check passed: the steps. The item row is locked, so the stock cannot have fallen
