@@ -23,6 +23,8 @@ import { WatchRepository } from './modules/bidding/watch-repository'
 import { ListingRepository } from './modules/catalog/listing-repository'
 import { ListingService } from './modules/catalog/listing-service'
 import { CatalogRepository } from './modules/catalog/repository'
+import { FinanceService } from './modules/ledger/finance-service'
+import { financeRoutes } from './modules/ledger/routes'
 import { LedgerService } from './modules/ledger/service'
 import { MallReads } from './modules/mall/reads-repository'
 import { mallRoutes } from './modules/mall/routes'
@@ -295,6 +297,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       )
       await main.register(passportRoutes, { service: passport, rateLimit: limits })
       await main.register(userRoutes, { service: users })
+      await main.register(financeRoutes, {
+        finance: new FinanceService({
+          transact: transactor(database),
+          clock,
+          ledger,
+          holds: { heldDeposit: (tx, userId) => bidding.heldDeposit(tx, userId) },
+          idempotency: new IdempotencyStore(database.db),
+        }),
+      })
       await main.register(accountRoutes, {
         service: new AccountService({
           clock,

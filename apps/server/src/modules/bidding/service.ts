@@ -226,6 +226,23 @@ export class BiddingService {
     }
   }
 
+  /**
+   * The deposit and exposure inside the caller's write transaction, under the lock a bid takes on
+   * the user's exposure: a use case that takes deposit away (back to the balance, a withdrawal)
+   * and a bid then cannot both count on the same deposit.
+   */
+  async heldDeposit(
+    tx: Tx,
+    userId: number,
+  ): Promise<{ deposit: number; exposure: number; multiplier: number }> {
+    const input = this.quotaInput(await this.deps.lots.exposure(tx, userId, { lock: true }))
+    return {
+      deposit: input.deposit,
+      exposure: exposure(input),
+      multiplier: this.deps.options.quotaMultiplier,
+    }
+  }
+
   // Reads.
 
   async history(
