@@ -12,7 +12,9 @@ export const UserCountsSchema = z.object({
   watching: z.number().int().optional(),
   entrusted: z.number().int().optional(),
   pendingPayment: z.number().int().optional(),
+  /** Orders paid or with delivery applied: waiting to ship, in storage (spec §4). */
   toShip: z.number().int().optional(),
+  /** Orders shipped, waiting to receive. */
   toReceive: z.number().int().optional(),
   coupons: z.number().int().optional(),
 })
@@ -32,7 +34,7 @@ export const UserStatisticsSchema = z.object({
   deposit: Fen,
   quota: Fen,
   exposure: Fen,
-  /** Whether a payment password is set (false until payment passwords exist). */
+  /** Whether the user has set a payment password (paying from the balance needs one). */
   payPasswordSet: z.boolean(),
   counts: UserCountsSchema,
 })
