@@ -3,6 +3,7 @@ import type { CouponCreate } from '@numisma/contracts/mall'
 import { CatalogRepository } from '../modules/catalog/repository'
 import { CouponRepository } from '../modules/coupons/repository'
 import { CouponService } from '../modules/coupons/service'
+import { BankingRepository } from '../modules/finance/repository'
 import { LedgerService } from '../modules/ledger/service'
 import { PassportRepository } from '../modules/passport/repository'
 import type { Clock } from '../platform/clock'
@@ -48,8 +49,32 @@ export async function seedDemo(database: Database, clock: Clock, log: FastifyBas
   )) {
     await coupons.create(coupon)
   }
+  const banks = new BankingRepository(database.db, database.dialect)
+  for (const bank of DEMO_COMPANY_BANKS) await banks.addCompanyBank(bank)
   log.info({ users: DEMO_USERS.length }, 'demo data seeded')
 }
+
+/**
+ * The accounts a collector remits to (/account/bankAddress, DESIGN §8): the auction house's basic
+ * account at ICBC beside the Panjiayuan antiques market, and a general account at China Merchants
+ * Bank. Invented numbers in the banks' 19-digit form.
+ */
+export const DEMO_COMPANY_BANKS = [
+  {
+    bankName: '中国工商银行',
+    branch: '北京潘家园支行',
+    accountName: '泉藏拍卖（北京）文化有限公司',
+    accountNo: '0200248909200135678',
+    sort: 1,
+  },
+  {
+    bankName: '招商银行',
+    branch: '北京宣武门支行',
+    accountName: '泉藏拍卖（北京）文化有限公司',
+    accountNo: '1109273516100020168',
+    sort: 2,
+  },
+] as const
 
 const DAY = 24 * 60 * 60 * 1000
 
@@ -63,9 +88,11 @@ export function demoCoupons(now: number, categoryId: (name: string) => number | 
     startsAt: new Date(now - DAY).toISOString(),
     endsAt: new Date(now + 60 * DAY).toISOString(),
   }
+  // A missing category must stop the seed: an empty list would silently make the coupon whole-mall.
   const only = (name: string) => {
     const id = categoryId(name)
-    return id === undefined ? [] : [id]
+    if (id === undefined) throw new Error(`demo coupons: no mall category named ${name}`)
+    return [id]
   }
   const coupons: CouponCreate[] = [
     {
