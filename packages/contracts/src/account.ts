@@ -158,3 +158,38 @@ export const BalanceCreditSchema = z.object({
 })
 /** Staff `POST /admin/users/{userId}/balance` answers the user's balance after the credit. */
 export const BalanceCreditedSchema = z.object({ balance: Fen })
+
+// Staff views of remittances and withdrawals (a staff call now, the console's screens later).
+
+/** A remittance notice as staff decide it: whose it is. */
+export const StaffRemittanceSchema = RemittanceSchema.extend({ userId: z.number().int() })
+export type StaffRemittance = z.infer<typeof StaffRemittanceSchema>
+export const StaffRemittanceQuerySchema = z.object({
+  status: z.enum(REMITTANCE_STATUSES).optional(),
+})
+
+/** A withdrawal as staff pay it: whose it is, and the whole account number. */
+export const StaffWithdrawalSchema = WithdrawalSchema.extend({
+  userId: z.number().int(),
+  accountNo: z.string(),
+})
+export type StaffWithdrawal = z.infer<typeof StaffWithdrawalSchema>
+export const StaffWithdrawalQuerySchema = z.object({
+  status: z.enum(WITHDRAWAL_STATUSES).optional(),
+})
+
+/**
+ * Staff `POST /admin/orders/{id}/forfeit` (DESIGN §4): an overdue winner's deposit pays for the
+ * lot, up to the deposit; the order is closed as cancelled and the lot may be relisted.
+ */
+export const ForfeitSchema = z.object({
+  orderId: z.number().int(),
+  userId: z.number().int(),
+  hammer: Fen,
+  /** min(hammer, deposit): what the deposit paid. */
+  taken: Fen,
+  /** The deposit left. */
+  deposit: Fen,
+  status: z.literal('cancelled'),
+})
+export type Forfeit = z.infer<typeof ForfeitSchema>

@@ -162,6 +162,16 @@ export const ERRORS = {
     en: 'changing the payment password needs the old one or an SMS code',
   },
   BALANCE_LOW: { status: 409, zh: '余额不足', en: 'the balance is not enough' },
+  COUPON_INVALID: {
+    status: 409,
+    zh: '优惠券不适用于所付订单',
+    en: 'the coupon does not apply to the orders being paid',
+  },
+  PAY_CHANNEL_FAILED: {
+    status: 503,
+    zh: '微信支付暂时无法使用，请稍后再试或选择其他支付方式',
+    en: 'messaging-app pay is unavailable just now; try again or choose another way to pay',
+  },
   ORDER_NOT_PAYABLE: {
     status: 409,
     zh: '订单无法支付（已支付、已取消或不属于您）',
@@ -191,6 +201,11 @@ export const ERRORS = {
     status: 400,
     zh: '汇款凭证图片无法识别',
     en: 'the receipt picture cannot be read',
+  },
+  ORDER_NOT_OVERDUE: {
+    status: 409,
+    zh: '该订单未逾期，不能扣除保证金',
+    en: 'the order is not overdue; its deposit cannot be taken',
   },
 } as const satisfies Record<string, ErrorEntry>
 
