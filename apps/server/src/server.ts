@@ -5,6 +5,7 @@ import { ClosingSweeper } from './modules/bidding/closing'
 import { ReminderJob } from './modules/bidding/reminders'
 import { couponHoldsFor } from './modules/coupons/holds'
 import { MallOrderExpiry } from './modules/orders/expiry'
+import { OverdueJob } from './modules/orders/overdue'
 import { StaffRepository } from './modules/staff/repository'
 import { StaffService } from './modules/staff/service'
 import { systemClock } from './platform/clock'
@@ -72,6 +73,9 @@ async function main(): Promise<void> {
     log: app.log,
   })
   expiry.start()
+  // Won lots unpaid 3 days after the close become overdue (DESIGN §4); a minute is precise enough.
+  const overdue = OverdueJob.forDatabase(database, systemClock, { log: app.log })
+  overdue.start()
   const purger = new IdempotencyPurger(new IdempotencyStore(database.db), systemClock, (error) =>
     app.log.error({ err: error }, 'idempotency purge failed'),
   )
@@ -89,6 +93,7 @@ async function main(): Promise<void> {
     await sweeper.stop()
     await reminders.stop()
     await expiry.stop()
+    await overdue.stop()
     await purger.stop()
     await app.close()
     await app.bus.close()

@@ -213,7 +213,8 @@ export class BiddingRepository {
           ])
           .where('user_id', '=', userId)
           .where('kind', '=', 'auction')
-          .where('status', '=', 'pending_payment'),
+          // An overdue order is still owed: its deposit stays held until it is paid or forfeited.
+          .where('status', 'in', ['pending_payment', 'overdue']),
       )
       .unionAll(
         tx
@@ -234,6 +235,18 @@ export class BiddingRepository {
       proxies: of('proxy').map((r) => ({ lot_id: r.lot_id, max_amount: r.amount ?? 0 })),
       unpaidOrders: of('unpaid').reduce((sum, r) => sum + (r.amount ?? 0), 0),
     }
+  }
+
+  /** Whether the user has a won lot unpaid past its due time (index `orders_user`). */
+  async hasOverdueOrders(tx: Tx, userId: number): Promise<boolean> {
+    const row = await tx
+      .selectFrom('orders')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('status', '=', 'overdue')
+      .limit(1)
+      .executeTakeFirst()
+    return row !== undefined
   }
 
   /** The exposure as last committed, for display (the bid check reads it inside its lock). */

@@ -41,11 +41,14 @@ const buildExposure = (overrides: Partial<Exposure> = {}): Exposure => ({
   ...overrides,
 })
 
-function setup(options: { lot?: LockedLot; exposure?: Exposure; committedKey?: boolean } = {}) {
+function setup(
+  options: { lot?: LockedLot; exposure?: Exposure; committedKey?: boolean; overdue?: boolean } = {},
+) {
   const lot = options.lot ?? buildLot()
   const lots = {
     peekLot: vi.fn(() => Promise.resolve(lot)),
     lockLot: vi.fn(() => Promise.resolve(lot)),
+    hasOverdueOrders: vi.fn(() => Promise.resolve(options.overdue ?? false)),
     proxies: vi.fn(() => Promise.resolve([])),
     exposure: vi.fn(() => Promise.resolve(options.exposure ?? buildExposure())),
     saveState: vi.fn(() => Promise.resolve()),
@@ -117,6 +120,24 @@ describe('BiddingService quota check', () => {
   it('counts a proxy maximum, not the price it holds, against the quota', async () => {
     const error = await codeOf(s.service.bid(1, { lotId: 7, amount: 150 * YUAN, proxy: true }))
     expect(error.code).toBe('QUOTA_EXCEEDED')
+  })
+})
+
+describe('BiddingService and overdue winners', () => {
+  it('refuses a winner with an overdue order, inside the bid transaction, and writes nothing', async () => {
+    const s = setup({ overdue: true, exposure: buildExposure({ deposit: 1_000 * YUAN }) })
+    const error = await codeOf(s.service.bid(1, { lotId: 7, amount: 100 * YUAN, proxy: false }))
+    expect(error.code).toBe('BIDDER_OVERDUE')
+    expect(s.transact).toHaveBeenCalledOnce()
+    expect(s.lots.hasOverdueOrders).toHaveBeenCalledWith(expect.anything(), 1)
+    expect(s.lots.saveState).not.toHaveBeenCalled()
+    expect(s.lots.insertChanges).not.toHaveBeenCalled()
+  })
+
+  it('lets the same bid through once nothing is overdue', async () => {
+    const s = setup({ exposure: buildExposure({ deposit: 1_000 * YUAN }) })
+    const result = await s.service.bid(1, { lotId: 7, amount: 100 * YUAN, proxy: false })
+    expect(result.leading).toBe(true)
   })
 })
 

@@ -98,6 +98,8 @@ export class BiddingService {
       }
       if (!lot) throw new AppError('NOT_FOUND', { lotId: request.lotId })
       if (lot.status !== 'open') throw new AppError('LOT_CLOSED')
+      // A winner who left a lot unpaid past its due time may not bid until they pay (DESIGN §4).
+      if (await lots.hasOverdueOrders(tx, userId)) throw new AppError('BIDDER_OVERDUE')
       const before = await lots.proxies(tx, lot.id)
       const result = placeBid(
         toState(lot, before),
