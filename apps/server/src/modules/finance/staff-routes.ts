@@ -1,0 +1,145 @@
+import {
+  StaffDecisionSchema,
+  StaffRemittanceQuerySchema,
+  StaffRemittanceSchema,
+  StaffWithdrawalQuerySchema,
+  StaffWithdrawalSchema,
+} from '@numisma/contracts/account'
+import { dataSchema, IdParamsSchema } from '@numisma/contracts/api'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import { IdempotencyHeaders, idempotencyKeyOf } from './routes'
+import type { Actor, BankingService } from './service'
+
+export interface BankingStaffRouteOptions {
+  banking: BankingService
+}
+
+/** Staff keys live apart from users' (negative owner ids), so a key never replays across them. */
+function actorOf(request: {
+  staff: { staffId: number } | null
+  headers: Record<string, unknown>
+}): Actor {
+  return {
+    idempotencyOwner: -(request.staff?.staffId ?? 0),
+    idempotencyKey: idempotencyKeyOf(request.headers),
+  }
+}
+
+/**
+ * Staff decisions on money (DESIGN §9 "Money"): confirm or reject a remittance notice, pay or refuse
+ * a withdrawal; each decided once (NOT_PENDING after). Registered inside the staff session scope.
+ */
+export const bankingStaffRoutes: FastifyPluginAsyncZod<BankingStaffRouteOptions> = async (
+  app,
+  { banking },
+) => {
+  const tags = ['staff']
+  const decision = {
+    params: IdParamsSchema,
+    headers: IdempotencyHeaders,
+    body: StaffDecisionSchema.optional(),
+  }
+
+  app.get(
+    '/remittances',
+    {
+      schema: {
+        tags,
+        summary: 'Remittance notices, newest first (status=submitted: those waiting)',
+        querystring: StaffRemittanceQuerySchema,
+        response: { 200: dataSchema(z.array(StaffRemittanceSchema)) },
+      },
+    },
+    async (request) => ({ data: await banking.staffRemittances(request.query.status) }),
+  )
+
+  app.get(
+    '/remittances/:id/receipt',
+    {
+      schema: { tags, summary: "A notice's receipt as a JPEG", params: IdParamsSchema },
+    },
+    async (request, reply) => {
+      const jpeg = await banking.receipt(request.params.id, null)
+      return reply.type('image/jpeg').header('cache-control', 'private, no-store').send(jpeg)
+    },
+  )
+
+  app.post(
+    '/remittances/:id/confirm',
+    {
+      schema: {
+        tags,
+        summary:
+          'The money arrived: credit the balance and pay the orders the notice names, in one transaction (NOT_PENDING once decided)',
+        ...decision,
+        response: { 200: dataSchema(StaffRemittanceSchema) },
+      },
+    },
+    async (request) => ({
+      data: await banking.confirmRemittance(
+        request.params.id,
+        request.body?.note,
+        actorOf(request),
+      ),
+    }),
+  )
+
+  app.post(
+    '/remittances/:id/reject',
+    {
+      schema: {
+        tags,
+        summary: 'No such money arrived: nothing moves (NOT_PENDING once decided)',
+        ...decision,
+        response: { 200: dataSchema(StaffRemittanceSchema) },
+      },
+    },
+    async (request) => ({
+      data: await banking.rejectRemittance(request.params.id, request.body?.note, actorOf(request)),
+    }),
+  )
+
+  app.get(
+    '/withdrawals',
+    {
+      schema: {
+        tags,
+        summary: 'Withdrawals with whole account numbers, newest first (status=requested: to pay)',
+        querystring: StaffWithdrawalQuerySchema,
+        response: { 200: dataSchema(z.array(StaffWithdrawalSchema)) },
+      },
+    },
+    async (request) => ({ data: await banking.staffWithdrawals(request.query.status) }),
+  )
+
+  app.post(
+    '/withdrawals/:id/pay',
+    {
+      schema: {
+        tags,
+        summary: 'The money was sent to the user’s bank account (NOT_PENDING once decided)',
+        ...decision,
+        response: { 200: dataSchema(StaffWithdrawalSchema) },
+      },
+    },
+    async (request) => ({
+      data: await banking.payWithdrawal(request.params.id, request.body?.note, actorOf(request)),
+    }),
+  )
+
+  app.post(
+    '/withdrawals/:id/refuse',
+    {
+      schema: {
+        tags,
+        summary: 'Refuse a withdrawal: the reserved money goes back (NOT_PENDING once decided)',
+        ...decision,
+        response: { 200: dataSchema(StaffWithdrawalSchema) },
+      },
+    },
+    async (request) => ({
+      data: await banking.refuseWithdrawal(request.params.id, request.body?.note, actorOf(request)),
+    }),
+  )
+}
