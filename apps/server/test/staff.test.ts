@@ -320,6 +320,77 @@ describe.each(databases)('staff sign-in on $name', (kind) => {
       }
     })
 
+    it('refuses an unknown category or an unbounded limit with 400 naming the field, adding nothing', async () => {
+      const fieldsOf = (res: { statusCode: number; json: () => unknown }) => {
+        expect(res.statusCode).toBe(400)
+        const body = res.json() as { code: string; details: { fields: { field: string }[] } }
+        expect(body.code).toBe('VALIDATION_FAILED')
+        return body.details.fields.map((f) => f.field)
+      }
+      const count = async (table: 'lots' | 'mall_items') =>
+        Number(
+          (
+            await t.database.db
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll<number | string>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        )
+      const mallCategory = (
+        await t.database.db
+          .insertInto('mall_categories')
+          .values({ parent_id: null, name: '钱币', name_en: 'Coins', sort: 1 })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id
+      const category = (
+        await t.database.db
+          .insertInto('categories')
+          .values({ name: '银元', name_en: 'Silver dollars', icon: '', sort: 1 })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id
+
+      const items = await count('mall_items')
+      const item = { title: '钱币收藏册', price: 8_800, stock: 10 }
+      expect(
+        fieldsOf(await admin('POST', '/mall-items', { ...item, categoryId: 999_999 })),
+      ).toEqual(['body.categoryId'])
+      expect(
+        fieldsOf(await admin('POST', '/mall-items', { ...item, limitPerUser: 2 ** 31 })),
+      ).toEqual(['body.limitPerUser'])
+      expect(await count('mall_items')).toBe(items)
+      const filed = await admin('POST', '/mall-items', {
+        ...item,
+        categoryId: mallCategory,
+        limitPerUser: 10_000,
+      })
+      expect(filed.statusCode, filed.body).toBe(200)
+      expect(
+        await t.database.db
+          .selectFrom('mall_items')
+          .select(['category_id', 'limit_per_user'])
+          .where('id', '=', filed.json().data.id)
+          .executeTakeFirstOrThrow(),
+      ).toEqual({ category_id: mallCategory, limit_per_user: 10_000 })
+
+      const specialId = (
+        await admin('POST', '/specials', {
+          title: '分类专场',
+          startsAt: new Date(t.clock.now()).toISOString(),
+          endsAt: new Date(t.clock.now() + 3_600_000).toISOString(),
+        })
+      ).json().data.id
+      const lots = await count('lots')
+      const lot = { specialId, title: '民国三年袁世凯像壹圆', startPrice: 10_000 }
+      expect(fieldsOf(await admin('POST', '/lots', { ...lot, categoryId: 999_999 }))).toEqual([
+        'body.categoryId',
+      ])
+      expect(await count('lots')).toBe(lots)
+      const added = await admin('POST', '/lots', { ...lot, categoryId: category })
+      expect(added.statusCode, added.body).toBe(200)
+    })
+
     it('refuses all of it without a staff session', async () => {
       const res = await t.inject({
         method: 'POST',

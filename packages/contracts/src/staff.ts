@@ -52,7 +52,8 @@ export const MallItemCreateSchema = z.object({
   price: Fen,
   stock: z.number().int().min(0).max(1_000_000),
   categoryId: IdSchema.optional(),
-  limitPerUser: z.number().int().positive().optional(),
+  /** Units one buyer may hold; bounded like stock, so it always fits the database's integer. */
+  limitPerUser: z.number().int().positive().max(10_000).optional(),
 })
 export type MallItemCreate = z.infer<typeof MallItemCreateSchema>
 export const MallItemCreatedSchema = z.object({ id: z.number().int(), productNo: z.string() })

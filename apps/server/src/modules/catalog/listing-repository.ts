@@ -41,6 +41,19 @@ export class ListingRepository {
     return Number(row?.n ?? 0)
   }
 
+  /**
+   * Whether an auction category (`categories`) or a mall category (`mall_categories`) exists, so a
+   * listing filed under a missing one is refused by name rather than by the foreign key.
+   */
+  async categoryExists(
+    tx: Tx,
+    tree: 'categories' | 'mall_categories',
+    id: number,
+  ): Promise<boolean> {
+    const row = await tx.selectFrom(tree).select('id').where('id', '=', id).executeTakeFirst()
+    return row !== undefined
+  }
+
   async insertLot(tx: Tx, row: Insertable<LotsTable>): Promise<number> {
     const { id } = await tx.insertInto('lots').values(row).returning('id').executeTakeFirstOrThrow()
     return id

@@ -72,6 +72,12 @@ class FakeListings implements Pick<ListingRepository, keyof ListingRepository> {
     this.lots.push(row)
     return Promise.resolve(100 + this.lots.length)
   }
+  /** Category ids that exist, by tree. */
+  readonly categories = { categories: [7], mall_categories: [12] }
+  categoryExists(_tx: Tx, tree: 'categories' | 'mall_categories', id: number) {
+    this.calls.push(`category ${tree} ${id}`)
+    return Promise.resolve(this.categories[tree].includes(id))
+  }
   reserveMallItemId() {
     return Promise.resolve(this.nextMallItemId++)
   }
@@ -157,6 +163,19 @@ describe('ListingService.addLot', () => {
     expect(error.code).toBe('NOT_FOUND')
     expect(s.listings.lots).toEqual([])
   })
+
+  it('files a lot under an auction category that exists, and refuses one that does not', async () => {
+    const s = setup()
+    await s.service.addLot(buildLot({ categoryId: 7 }))
+    expect(s.listings.lots[0]).toMatchObject({ category_id: 7 })
+    // 12 is a mall category, not an auction one.
+    const error = await refusal(s.service.addLot(buildLot({ categoryId: 12 })))
+    expect(error.code).toBe('VALIDATION_FAILED')
+    expect(error.details).toEqual({
+      fields: [{ field: 'body.categoryId', message: 'unknown: 12' }],
+    })
+    expect(s.listings.lots).toHaveLength(1)
+  })
 })
 
 describe('ListingService.addMallItem', () => {
@@ -171,5 +190,15 @@ describe('ListingService.addMallItem', () => {
       [41, 'M100041'],
       [42, 'M100042'],
     ])
+  })
+
+  it('files an item under a mall category that exists, and refuses one that does not', async () => {
+    const s = setup()
+    await s.service.addMallItem(buildMallItem({ categoryId: 12 }))
+    expect(s.listings.mallItems[0]).toMatchObject({ category_id: 12 })
+    const error = await refusal(s.service.addMallItem(buildMallItem({ categoryId: 7 })))
+    expect(error.code).toBe('VALIDATION_FAILED')
+    expect(error.details).toEqual({ fields: [{ field: 'body.categoryId', message: 'unknown: 7' }] })
+    expect(s.listings.mallItems).toHaveLength(1)
   })
 })

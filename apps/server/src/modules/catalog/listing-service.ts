@@ -9,7 +9,7 @@ import { isOnGrid, nearestOnGrid, type PriceStep } from '@numisma/domain/increme
 import { staggeredEnd } from '@numisma/domain/soft-close'
 import type { Clock } from '../../platform/clock'
 import { AppError } from '../../platform/errors'
-import type { Transact } from '../../platform/transactions'
+import type { Transact, Tx } from '../../platform/transactions'
 import type { ListingRepository } from './listing-repository'
 
 /**
@@ -71,6 +71,7 @@ export class ListingService {
     return this.deps.transact(async (tx) => {
       const special = await listings.lockSpecial(tx, input.specialId)
       if (!special) throw new AppError('NOT_FOUND', { specialId: input.specialId })
+      await this.requireCategory(tx, 'categories', input.categoryId)
       const lotNo = (await listings.lastLotNo(tx, special.id)) + 1
       const endsAt = staggeredEnd(special.ends_at, lotNo, special.stagger_seconds)
       const id = await listings.insertLot(tx, {
@@ -105,6 +106,7 @@ export class ListingService {
   async addMallItem(input: MallItemCreate): Promise<MallItemCreated> {
     const { listings, clock } = this.deps
     return this.deps.transact(async (tx) => {
+      await this.requireCategory(tx, 'mall_categories', input.categoryId)
       const id = await listings.reserveMallItemId(tx)
       const productNo = productNoOf(id)
       await listings.insertMallItem(tx, {
@@ -130,6 +132,19 @@ export class ListingService {
         created_at: clock.now(),
       })
       return { id, productNo }
+    })
+  }
+
+  /** A named category must exist in its tree: 400 naming `body.categoryId`, not a foreign-key 500. */
+  private async requireCategory(
+    tx: Tx,
+    tree: 'categories' | 'mall_categories',
+    categoryId: number | undefined,
+  ): Promise<void> {
+    if (categoryId === undefined) return
+    if (await this.deps.listings.categoryExists(tx, tree, categoryId)) return
+    throw new AppError('VALIDATION_FAILED', {
+      fields: [{ field: 'body.categoryId', message: `unknown: ${categoryId}` }],
     })
   }
 }
