@@ -93,3 +93,31 @@ export function getUsableCouponsQueryOptions(productNo: string, quantity: number
 export function useUsableCoupons(productNo: string, quantity: number, enabled: boolean) {
   return useQuery({ ...getUsableCouponsQueryOptions(productNo, quantity), enabled })
 }
+
+/**
+ * GET /user/3_3/pay/getUserCoupons?orderId=: the caller's coupons usable for one of their unpaid
+ * mall orders that has none yet (the payment screen), best first, with what each saves on it.
+ */
+export function getUsableCouponsForOrder(orderId: number): Promise<UsableCoupon[]> {
+  return request({
+    path: '/user/3_3/pay/getUserCoupons',
+    query: { orderId },
+    defaultError: 'GET_LIST_FAILED',
+    schema: listOf(UsableCouponSchema),
+  })
+}
+
+export function getUsableCouponsForOrderQueryOptions(orderId: number) {
+  return queryOptions({
+    queryKey: [...COUPONS_KEY, 'usable', 'order', orderId],
+    queryFn: () => getUsableCouponsForOrder(orderId),
+  })
+}
+
+/** Only while the payment screen has a mall order a coupon may go to. */
+export function useUsableCouponsForOrder(orderId: number | undefined) {
+  return useQuery({
+    ...getUsableCouponsForOrderQueryOptions(orderId ?? 0),
+    enabled: orderId !== undefined,
+  })
+}
