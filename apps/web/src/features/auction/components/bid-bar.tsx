@@ -30,7 +30,7 @@ import {
   type TypedBid,
 } from './bid-amount'
 import styles from './bid-bar.module.css'
-import { bidErrorAction } from './bid-error'
+import { bidErrorAction, rechargeHref } from './bid-error'
 
 const yuan = (fen: number) => `¥${formatFen(fen)}`
 
@@ -218,6 +218,7 @@ function ReadyBidControls({
 }) {
   const { t } = useTranslation()
   const navigate = useNavigate()
+  const location = useLocation()
   const locale = useLocale()
   const place = usePlaceBid()
   const [mode, setMode] = useState<BidMode>(lot.leading ? 'proxy' : 'direct')
@@ -311,7 +312,8 @@ function ReadyBidControls({
           confirmText: t('bid.recharge'),
           cancelText: t('bid.later'),
         })
-        if (go) await navigate(action.path)
+        // 去充值 and back to this lot (/account/quotaRecharge's 返回).
+        if (go) await navigate(rechargeHref(action.path, location.pathname + location.search))
         return
       }
       case 'sign-in':

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '../../../lib/api-client'
-import { bidErrorAction, QUOTA_RECHARGE_PATH } from './bid-error'
+import { bidErrorAction, QUOTA_RECHARGE_PATH, rechargeHref } from './bid-error'
 
 const FALLBACK = '出价失败'
 
@@ -63,5 +63,12 @@ describe('bidErrorAction', () => {
       kind: 'toast',
       message: FALLBACK,
     })
+  })
+
+  it('leads to recharging with the lot to come back to', () => {
+    const href = rechargeHref(QUOTA_RECHARGE_PATH, '/productDetail?id=42&from=special')
+    const url = new URL(href, 'http://shop.test')
+    expect(url.pathname).toBe('/account/quotaRecharge')
+    expect(url.searchParams.get('redirect')).toBe('/productDetail?id=42&from=special')
   })
 })

@@ -2,6 +2,11 @@ import { ApiError } from '../../../lib/api-client'
 
 export const QUOTA_RECHARGE_PATH = '/account/quotaRecharge'
 
+/** The recharge page with the way back to `back` (the lot's URL), which it offers as 返回. */
+export function rechargeHref(path: string, back: string): string {
+  return `${path}?redirect=${encodeURIComponent(back)}`
+}
+
 /** What the bid bar does with a refused bid or cancel. */
 export type BidErrorAction =
   /** QUOTA_EXCEEDED: the server's message in a dialog with a way to recharge (spec §8). */
