@@ -1,9 +1,11 @@
 import { PURCHASE_DETAILS } from '@numisma/contracts/mall'
 import { OrderSchema } from '@numisma/contracts/orders'
+import { CompiledQuery } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ClosingSweeper } from '../src/modules/bidding/closing'
 import { couponHoldsFor } from '../src/modules/coupons/holds'
 import { MallOrderExpiry } from '../src/modules/orders/expiry'
+import { OrdersRepository } from '../src/modules/orders/repository'
 import { createTestApp, type Session, type TestApp } from './helpers/app'
 import { createLot, creditDeposit } from './helpers/auction'
 import { testDatabases } from './helpers/databases'
@@ -417,6 +419,33 @@ describe.each(databases)('mall orders on $name', (kind) => {
       for (const c of coupons)
         expect(await userCoupon(c)).toEqual({ status: 'usable', order_id: null })
       expect(await Promise.all([expiry().sweep(), expiry().sweep()])).toEqual([[], []])
+    })
+
+    it('finds due orders through the partial index of unpaid mall orders, already in order', async () => {
+      const due = new OrdersRepository(t.database.db, t.database.dialect)
+        .dueMallOrdersQuery(t.clock.now(), 100)
+        .compile()
+      const plan = await t.database.db.connection().execute(async (conn) => {
+        if (t.database.dialect === 'sqlite') {
+          const rows = await conn.executeQuery<{ detail: string }>(
+            CompiledQuery.raw(`explain query plan ${due.sql}`, [...due.parameters]),
+          )
+          return rows.rows.map((r) => r.detail).join('\n')
+        }
+        // The test table is small enough for a sequential scan; the question is which index fits.
+        await conn.executeQuery(CompiledQuery.raw('set enable_seqscan = off'))
+        try {
+          const rows = await conn.executeQuery<{ 'QUERY PLAN': string }>(
+            CompiledQuery.raw(`explain ${due.sql}`, [...due.parameters]),
+          )
+          return rows.rows.map((r) => r['QUERY PLAN']).join('\n')
+        } finally {
+          await conn.executeQuery(CompiledQuery.raw('reset enable_seqscan'))
+        }
+      })
+      expect(plan).toContain('orders_mall_due')
+      // The index's order is the job's order: no sort of every unpaid order on each run.
+      expect(plan).not.toMatch(/sort|temp b-tree/i)
     })
 
     it('leaves an order whose buyer chose bank remittance', async () => {

@@ -215,16 +215,25 @@ export class OrdersRepository {
    * first, as last committed (the expiry job locks and re-checks each one).
    */
   dueMallOrders(now: number, limit: number): Promise<{ id: number }[]> {
+    return this.dueMallOrdersQuery(now, limit).execute()
+  }
+
+  /**
+   * The query of `dueMallOrders`, for tests that read its plan. It reads the partial index
+   * `orders_mall_due` (migration 0008: unpaid mall orders only, in (due_at, id) order); its kind and
+   * status are literals rather than parameters so a planner proves that match even for a plan made
+   * without the parameters' values (a PostgreSQL generic plan).
+   */
+  dueMallOrdersQuery(now: number, limit: number) {
     return this.db
       .selectFrom('orders')
       .select('id')
-      .where('status', '=', 'pending_payment')
+      .where('kind', '=', sql.lit('mall'))
+      .where('status', '=', sql.lit('pending_payment'))
       .where('due_at', '<=', now)
-      .where('kind', '=', 'mall')
       .where((eb) => eb.or([eb('pay_method', 'is', null), eb('pay_method', '!=', 'remittance')]))
       .orderBy('due_at')
       .orderBy('id')
       .limit(limit)
-      .execute()
   }
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 import type { MigrationContext } from './index'
 
 /**
@@ -69,8 +69,16 @@ export function mall({ id, time }: MigrationContext) {
         .execute()
       await db.schema.alterTable('orders').addColumn('pay_method', 'text').execute()
       await db.schema.alterTable('orders').addColumn('cancelled_at', time).execute()
-      // The expiry job starts from unpaid orders past their due time.
-      await db.schema.createIndex('orders_due').on('orders').columns(['status', 'due_at']).execute()
+      // The expiry job reads unpaid mall orders oldest due first. Partial, so it holds only those
+      // (not the paid history, nor unpaid auction orders, which never expire this way) and its
+      // order is the job's: a run reads its batch off the front without sorting.
+      await db.schema
+        .createIndex('orders_mall_due')
+        .on('orders')
+        .columns(['due_at', 'id'])
+        .where(sql.ref('kind'), '=', 'mall')
+        .where(sql.ref('status'), '=', 'pending_payment')
+        .execute()
       // The per-user limit and the purchase records start from one item's orders.
       await db.schema
         .createIndex('orders_mall_item')
