@@ -110,6 +110,10 @@ const PAGES: Record<string, Page> = {
     () => import('../features/account/pages/quota-recharge-page'),
     'QuotaRechargePage',
   ),
+  '/account/withdraw': page(
+    () => import('../features/account/pages/withdraw-page'),
+    'WithdrawPage',
+  ),
   '/task': TaskPage,
   '*': page(() => import('./not-found-page'), 'NotFoundPage'),
 }

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { keepAlivePatterns, matchRoute, ROUTES, titleFor, visibleRoutes } from './routes'
 
 describe('ROUTES', () => {
-  it('has every route of spec §2 once', () => {
-    expect(ROUTES).toHaveLength(34)
-    expect(new Set(ROUTES.map((r) => r.path)).size).toBe(34)
+  it('has every route of spec §2 once, and /account/withdraw', () => {
+    expect(ROUTES).toHaveLength(35)
+    expect(new Set(ROUTES.map((r) => r.path)).size).toBe(35)
   })
 
   it('carries the spec flags', () => {
@@ -13,6 +13,11 @@ describe('ROUTES', () => {
     expect(byPath('/account/applySuc')).toMatchObject({ auth: false, keepAlive: false })
     expect(byPath('/order/applySend')).toMatchObject({ auth: true, keepAlive: true })
     expect(byPath('/rules')?.title.zh).toBe('竞买须知')
+    expect(byPath('/account/withdraw')).toMatchObject({
+      auth: true,
+      keepAlive: false,
+      title: { zh: '提现', en: 'Withdraw' },
+    })
   })
 
   it('titles /productDetail by what it shows: a lot, or a mall item (?productNo=)', () => {
