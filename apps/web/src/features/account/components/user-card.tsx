@@ -1,4 +1,4 @@
-import { Avatar, Skeleton } from 'antd-mobile'
+import { Avatar, ProgressBar, Skeleton } from 'antd-mobile'
 import { formatFen } from '@numisma/contracts/money'
 import { maskMobile } from '@numisma/contracts/passport'
 import type { UserStatistics } from '@numisma/contracts/user'
@@ -15,13 +15,18 @@ export interface UserCardProps {
   fallbackMobile: string
 }
 
+/**
+ * Who is signed in and their money (DESIGN §4's names): the balance they can spend or withdraw,
+ * the deposit placed with us, and the bidding quota it gives with how much open bids and unpaid
+ * orders hold of it.
+ */
 export function UserCard({ user, fallbackName, fallbackMobile }: UserCardProps) {
   const { t } = useTranslation()
   const name = user?.display ?? fallbackName
   const mobile = user?.mobile ?? fallbackMobile
-  // A field the server does not send yet is shown as a dash, never as a made-up zero.
-  const money = (fen: number | undefined): string =>
-    fen === undefined ? '—' : `${t('ucenter.yuan')}${formatFen(fen)}`
+  const money = (fen: number) => `${t('ucenter.yuan')}${formatFen(fen)}`
+  const left = user ? Math.max(0, user.quota - user.exposure) : 0
+  const used = user && user.quota > 0 ? Math.min(100, (user.exposure / user.quota) * 100) : 0
   return (
     <div className={styles.card}>
       <div className={styles.identity}>
@@ -36,26 +41,40 @@ export function UserCard({ user, fallbackName, fallbackMobile }: UserCardProps) 
         </div>
       </div>
       <div className={styles.money}>
-        <Link to="/account/pay" className={styles.cell}>
-          <span className={styles.value}>
+        <Link to="/account/withdraw" className={styles.cell} data-testid="ucenter-balance">
+          <span className={styles.value} data-fen={user?.balance}>
             {user ? money(user.balance) : <Skeleton style={SKELETON} />}
           </span>
           <span className={styles.label}>{t('ucenter.balance')}</span>
         </Link>
-        <Link to="/account/quotaRecharge" className={styles.cell}>
-          <span className={styles.value}>
+        <Link to="/account/quotaRecharge" className={styles.cell} data-testid="ucenter-deposit">
+          <span className={styles.value} data-fen={user?.deposit}>
             {user ? money(user.deposit) : <Skeleton style={SKELETON} />}
           </span>
           <span className={styles.label}>{t('ucenter.deposit')}</span>
         </Link>
-        {/* What a collector can still bid: the quota (deposit × 10) less what open lots hold. */}
-        <Link to="/myBuy" className={styles.cell}>
-          <span className={styles.value}>
-            {user ? money(Math.max(0, user.quota - user.exposure)) : <Skeleton style={SKELETON} />}
-          </span>
-          <span className={styles.label}>{t('ucenter.quotaLeft')}</span>
-        </Link>
       </div>
+      <Link to="/myBuy" className={styles.quota} data-testid="ucenter-quota">
+        <span className={styles.quotaHead}>
+          <span className={styles.label}>{t('ucenter.quotaLeft')}</span>
+          <span className={styles.quotaLeft} data-fen={user ? left : undefined}>
+            {user ? money(left) : <Skeleton style={SKELETON} />}
+          </span>
+        </span>
+        <ProgressBar percent={used} className={styles.bar} />
+        <span className={styles.quotaFoot}>
+          {user ? (
+            <>
+              <span data-testid="ucenter-quota-total" data-fen={user.quota}>
+                {t('ucenter.quota')} {money(user.quota)}
+              </span>
+              <span data-testid="ucenter-exposure" data-fen={user.exposure}>
+                {t('ucenter.exposure')} {money(user.exposure)}
+              </span>
+            </>
+          ) : null}
+        </span>
+      </Link>
     </div>
   )
 }

@@ -1,14 +1,14 @@
 import { Button, Dialog, List } from 'antd-mobile'
 import {
-  BankcardOutline,
   CouponOutline,
   EnvironmentOutline,
   HeartOutline,
   HistogramOutline,
   LockOutline,
-  PayCircleOutline,
   ClockCircleOutline,
 } from 'antd-mobile-icons'
+import type { UserStatistics } from '@numisma/contracts/user'
+import type { TFunction } from 'i18next'
 import { COOKIE } from '@numisma/contracts/cookies'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
@@ -18,6 +18,7 @@ import { useUserStatistics } from '../api/get-user-statistics'
 import { logout } from '../api/logout'
 import { LanguageCell } from '../components/language-cell'
 import { OrderShortcuts } from '../components/order-shortcuts'
+import { UcenterWallet } from '../components/ucenter-wallet'
 import { UserCard } from '../components/user-card'
 import { PageActions } from '../../../components/page-actions'
 import styles from './ucenter-page.module.css'
@@ -29,10 +30,35 @@ const MENU = [
   { to: '/myLike', key: 'myLike', icon: <HeartOutline /> },
   { to: '/myCoupon', key: 'myCoupon', icon: <CouponOutline /> },
   { to: '/address/list', key: 'address', icon: <EnvironmentOutline /> },
-  { to: '/account/quotaRecharge', key: 'quotaRecharge', icon: <PayCircleOutline /> },
-  { to: '/account/bankAddress', key: 'bankAddress', icon: <BankcardOutline /> },
   { to: '/account/setPayPwd', key: 'setPayPwd', icon: <LockOutline /> },
 ] as const
+
+type MenuKey = (typeof MENU)[number]['key']
+
+/** What a menu row says on its right: a counter, the usable coupons, whether a password is set. */
+function menuExtra(
+  key: MenuKey,
+  user: UserStatistics | undefined,
+  t: TFunction,
+): string | number | undefined {
+  if (!user) return undefined
+  switch (key) {
+    case 'myBuy':
+      return user.counts.bidding || undefined
+    case 'myLike':
+      return user.counts.watching || undefined
+    case 'myEntrust':
+      return user.counts.entrusted || undefined
+    case 'myCoupon':
+      return user.counts.coupons
+        ? t('ucenter.couponsUsable', { count: user.counts.coupons })
+        : undefined
+    case 'setPayPwd':
+      return user.payPasswordSet ? t('ucenter.payPwdSet') : t('ucenter.payPwdUnset')
+    case 'address':
+      return undefined
+  }
+}
 
 export function UcenterPage() {
   const { t } = useTranslation()
@@ -53,30 +79,22 @@ export function UcenterPage() {
         fallbackName={browserCookies.get(COOKIE.display) ?? ''}
         fallbackMobile={browserCookies.get(COOKIE.mobile) ?? ''}
       />
+      <UcenterWallet />
       <OrderShortcuts counts={user?.counts} />
       <List className={styles.menu}>
-        {MENU.map((item) => {
-          const extra =
-            item.key === 'myBuy'
-              ? user?.counts.bidding
-              : item.key === 'myLike'
-                ? user?.counts.watching
-                : item.key === 'myEntrust'
-                  ? user?.counts.entrusted
-                  : item.key === 'myCoupon' && user?.counts.coupons
-                    ? t('ucenter.couponsUsable', { count: user.counts.coupons })
-                    : undefined
-          return (
-            <List.Item
-              key={item.key}
-              prefix={item.icon}
-              extra={extra ? extra : undefined}
-              onClick={() => inBackground(navigate(item.to))}
-            >
-              {t(`ucenter.menu.${item.key}`)}
-            </List.Item>
-          )
-        })}
+        {MENU.map((item) => (
+          <List.Item
+            key={item.key}
+            prefix={item.icon}
+            extra={
+              <span data-testid={`menu-${item.key}-extra`}>{menuExtra(item.key, user, t)}</span>
+            }
+            data-testid={`menu-${item.key}`}
+            onClick={() => inBackground(navigate(item.to))}
+          >
+            {t(`ucenter.menu.${item.key}`)}
+          </List.Item>
+        ))}
       </List>
       <List className={styles.menu}>
         <LanguageCell />
