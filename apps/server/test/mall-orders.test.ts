@@ -1,11 +1,14 @@
 import { PURCHASE_DETAILS } from '@numisma/contracts/mall'
 import { OrderSchema } from '@numisma/contracts/orders'
+import type { FastifyBaseLogger } from 'fastify'
 import { CompiledQuery } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ClosingSweeper } from '../src/modules/bidding/closing'
-import { couponHoldsFor } from '../src/modules/coupons/holds'
+import { CouponHoldService, couponHoldsFor } from '../src/modules/coupons/holds'
+import { CouponRepository } from '../src/modules/coupons/repository'
 import { MallOrderExpiry } from '../src/modules/orders/expiry'
 import { OrdersRepository } from '../src/modules/orders/repository'
+import type { Tx } from '../src/platform/transactions'
 import { createTestApp, type Session, type TestApp } from './helpers/app'
 import { createLot, creditDeposit } from './helpers/auction'
 import { testDatabases } from './helpers/databases'
@@ -446,6 +449,59 @@ describe.each(databases)('mall orders on $name', (kind) => {
       expect(plan).toContain('orders_mall_due')
       // The index's order is the job's order: no sort of every unpaid order on each run.
       expect(plan).not.toMatch(/sort|temp b-tree/i)
+    })
+
+    it('expires the other orders when one cannot be cancelled, and that one later', async () => {
+      const { id, productNo } = await createMallItem(admin, { price: 150 * YUAN })
+      const poisonedCoupon = await receiveCoupon(alice)
+      const poisoned = (
+        await buy(t, alice, { productNo, quantity: 2, userCouponId: poisonedCoupon })
+      ).json().data.orderId as number
+      t.clock.advance(1000)
+      const later = [
+        (await buy(t, bob, { productNo, quantity: 1 })).json().data.orderId as number,
+        (await buy(t, bob, { productNo, quantity: 1 })).json().data.orderId as number,
+      ]
+      t.clock.advance(31 * MINUTE)
+      let broken = true
+      /** The real holds, but releasing that one coupon fails (an injected fault). */
+      class FaultyHolds extends CouponHoldService {
+        override release(tx: Tx, userCouponId: number, orderId: number) {
+          if (broken && userCouponId === poisonedCoupon) {
+            return Promise.reject(new Error('injected: coupon release failed'))
+          }
+          return super.release(tx, userCouponId, orderId)
+        }
+      }
+      const logged: unknown[] = []
+      const log = {
+        error: (fields: unknown) => logged.push(fields),
+      } as unknown as FastifyBaseLogger
+      const job = MallOrderExpiry.forDatabase(
+        t.database,
+        t.clock,
+        new FaultyHolds(new CouponRepository(t.database.db, t.database.dialect)),
+        { log },
+      )
+
+      const swept = await job.sweep()
+      expect(swept).toEqual(expect.arrayContaining(later))
+      expect(swept).not.toContain(poisoned)
+      expect(logged).toEqual([expect.objectContaining({ orderId: poisoned })])
+      // Its transaction rolled back whole: still unpaid, its units and coupon still held.
+      expect((await ordersOf(id)).map((o) => [o.id, o.status])).toEqual([
+        [poisoned, 'pending_payment'],
+        [later[0], 'cancelled'],
+        [later[1], 'cancelled'],
+      ])
+      expect(await item(id)).toEqual({ stock: 8, sold: 2 })
+      expect(await userCoupon(poisonedCoupon)).toEqual({ status: 'locked', order_id: poisoned })
+
+      broken = false
+      t.clock.advance(5 * MINUTE)
+      expect(await job.sweep()).toContain(poisoned)
+      expect(await item(id)).toEqual({ stock: 10, sold: 0 })
+      expect(await userCoupon(poisonedCoupon)).toEqual({ status: 'usable', order_id: null })
     })
 
     it('leaves an order whose buyer chose bank remittance', async () => {

@@ -9,6 +9,10 @@ import { couponStep, hasExpired, stockStep, unwindMallOrder } from './steps'
 
 /** At most this many orders per run, so a backlog never holds a run for long. */
 const BATCH = 100
+/** An order whose cancel failed is passed over this long, then tried again. */
+export const RETRY_FAILED_AFTER_MS = 2 * 60_000
+/** At most this many failing orders are remembered; past that, the oldest are tried again sooner. */
+const MAX_FAILING = 1_000
 
 export interface MallOrderExpiryDeps {
   transact: Transact
@@ -28,6 +32,8 @@ export interface MallOrderExpiryDeps {
  * each order expires exactly once however many instances run the job.
  */
 export class MallOrderExpiry {
+  /** Orders whose cancel failed, with the time they may be tried again (this instance only). */
+  private readonly failing = new Map<number, number>()
   private readonly job = new IntervalJob(
     () => this.sweep(),
     (error: unknown) => this.deps.log?.error({ err: error }, 'mall order expiry failed'),
@@ -56,22 +62,45 @@ export class MallOrderExpiry {
     })
   }
 
-  /** One bounded run; returns the ids of the orders this run cancelled. */
+  /**
+   * One bounded run; returns the ids of the orders this run cancelled. An order that fails to
+   * cancel is logged and passed over, so it neither stops the orders after it nor, run after run,
+   * takes the front of the batch: it is left out for RETRY_FAILED_AFTER_MS, then tried again.
+   */
   async sweep(): Promise<number[]> {
     const { orders, clock } = this.deps
-    const due = await orders.dueMallOrders(clock.now(), BATCH)
+    const start = clock.now()
+    for (const [id, retryAt] of this.failing) if (retryAt <= start) this.failing.delete(id)
+    const due = await orders.dueMallOrders(start, BATCH, [...this.failing.keys()])
     const expired: number[] = []
     for (const { id } of due) {
-      const cancelled = await this.deps.transact(async (tx) => {
-        const order = await orders.lockOrder(tx, id, { skipLocked: true })
-        const now = clock.now()
-        // Re-judged under the lock: the buyer may have paid, cancelled or chosen remittance.
-        if (!order || !hasExpired(order, now)) return false
-        return unwindMallOrder(tx, order, now, { orders, stock: this.stock, coupon: this.coupon })
-      })
-      if (cancelled) expired.push(id)
+      try {
+        if (await this.expire(id)) expired.push(id)
+      } catch (error) {
+        this.deps.log?.error({ err: error, orderId: id }, 'mall order expiry failed for an order')
+        this.passOver(id, clock.now() + RETRY_FAILED_AFTER_MS)
+      }
     }
     return expired
+  }
+
+  /** Cancels one due order in its own transaction; false when it is no longer due (or held). */
+  private expire(id: number): Promise<boolean> {
+    const { orders, clock } = this.deps
+    return this.deps.transact(async (tx) => {
+      const order = await orders.lockOrder(tx, id, { skipLocked: true })
+      const now = clock.now()
+      // Re-judged under the lock: the buyer may have paid, cancelled or chosen remittance.
+      if (!order || !hasExpired(order, now)) return false
+      return unwindMallOrder(tx, order, now, { orders, stock: this.stock, coupon: this.coupon })
+    })
+  }
+
+  private passOver(id: number, retryAt: number): void {
+    this.failing.delete(id)
+    this.failing.set(id, retryAt)
+    // A Map keeps insertion order: the first key is the one remembered longest.
+    if (this.failing.size > MAX_FAILING) this.failing.delete(this.failing.keys().next().value!)
   }
 
   start(intervalMs = 5_000): void {

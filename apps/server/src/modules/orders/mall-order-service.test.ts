@@ -1,4 +1,5 @@
 import { PURCHASE_DETAILS } from '@numisma/contracts/mall'
+import type { FastifyBaseLogger } from 'fastify'
 import { describe, expect, it } from 'vitest'
 import { FakeClock } from '../../platform/clock'
 import { AppError } from '../../platform/errors'
@@ -145,7 +146,7 @@ function setup(
       order.cancelledAt = now
       return Promise.resolve(true)
     },
-    dueMallOrders: (now: number, limit: number) =>
+    dueMallOrders: (now: number, limit: number, skip: readonly number[] = []) =>
       Promise.resolve(
         state.orders
           .filter(
@@ -154,7 +155,8 @@ function setup(
               o.status === 'pending_payment' &&
               o.dueAt !== null &&
               o.dueAt <= now &&
-              o.payMethod !== 'remittance',
+              o.payMethod !== 'remittance' &&
+              !skip.includes(o.id),
           )
           .slice(0, limit)
           .map((o) => ({ id: o.id })),
@@ -209,7 +211,12 @@ function setup(
     holds,
     idempotency: idempotency as unknown as IdempotencyStore,
   })
-  const expiry = new MallOrderExpiry({ transact, orders: repo, holds, clock })
+  const errors: { orderId?: number; message: string }[] = []
+  const logger = {
+    error: (fields: { err?: unknown; orderId?: number }, message: string) =>
+      errors.push({ orderId: fields.orderId, message }),
+  } as unknown as FastifyBaseLogger
+  const expiry = new MallOrderExpiry({ transact, orders: repo, holds, clock, log: logger })
   const buy = (
     userId: number,
     request: { productNo?: string; quantity: number; userCouponId?: number },
@@ -223,6 +230,7 @@ function setup(
   return {
     service,
     expiry,
+    errors,
     clock,
     buy,
     log,
@@ -472,6 +480,43 @@ describe('MallOrderExpiry', () => {
     s.clock.advance(10 * MINUTE)
     expect(await s.expiry.sweep()).toEqual([later.orderId])
     expect(await s.expiry.sweep()).toEqual([])
+    expect(s.item()).toMatchObject({ stock: 10, sold: 0 })
+  })
+
+  it('logs an order it cannot cancel and expires the others; leaves it a while, then retries', async () => {
+    let broken = true
+    const s = setup({
+      holds: {
+        release: (_tx, userCouponId) =>
+          broken && userCouponId === 9
+            ? Promise.reject(new Error('coupon row unreadable'))
+            : Promise.resolve(),
+      },
+    })
+    const poisoned = await s.buy(ALICE, { quantity: 2, userCouponId: 9 })
+    s.clock.advance(MINUTE)
+    const later = [await s.buy(BOB, { quantity: 1 }), await s.buy(BOB, { quantity: 1 })]
+    s.clock.advance(30 * MINUTE)
+
+    expect(await s.expiry.sweep()).toEqual(later.map((o) => o.orderId))
+    expect(s.errors).toEqual([{ orderId: poisoned.orderId, message: expect.any(String) }])
+    // Its transaction rolled back: still unpaid, its units still held.
+    const order = () => s.state().orders.find((o) => o.id === poisoned.orderId)!
+    expect(order().status).toBe('pending_payment')
+    expect(s.item()).toMatchObject({ stock: 8, sold: 2 })
+
+    // The next runs pass it over rather than failing on it first every time …
+    const sweeps = s.log.filter((l) => l === 'returnStock').length
+    expect(await s.expiry.sweep()).toEqual([])
+    expect(s.log.filter((l) => l === 'returnStock').length).toBe(sweeps)
+    // … until a while has passed; then it is tried again.
+    s.clock.advance(2 * MINUTE)
+    expect(await s.expiry.sweep()).toEqual([])
+    expect(s.errors).toHaveLength(2)
+    broken = false
+    s.clock.advance(2 * MINUTE)
+    expect(await s.expiry.sweep()).toEqual([poisoned.orderId])
+    expect(order().status).toBe('cancelled')
     expect(s.item()).toMatchObject({ stock: 10, sold: 0 })
   })
 

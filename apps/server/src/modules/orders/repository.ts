@@ -212,10 +212,15 @@ export class OrdersRepository {
 
   /**
    * Unpaid mall orders past their due time whose buyer did not choose bank remittance, oldest
-   * first, as last committed (the expiry job locks and re-checks each one).
+   * first, as last committed (the expiry job locks and re-checks each one), but for `skip`.
    */
-  dueMallOrders(now: number, limit: number): Promise<{ id: number }[]> {
-    return this.dueMallOrdersQuery(now, limit).execute()
+  dueMallOrders(
+    now: number,
+    limit: number,
+    skip: readonly number[] = [],
+  ): Promise<{ id: number }[]> {
+    const query = this.dueMallOrdersQuery(now, limit)
+    return (skip.length === 0 ? query : query.where('id', 'not in', [...skip])).execute()
   }
 
   /**
