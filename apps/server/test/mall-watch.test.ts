@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CatalogRepository } from '../src/modules/catalog/repository'
+import { OrdersRepository } from '../src/modules/orders/repository'
+import { transactor } from '../src/platform/transactions'
 import { createTestApp, type Session, type TestApp } from './helpers/app'
 import { testDatabases } from './helpers/databases'
 
@@ -80,6 +82,39 @@ describe.each(databases)('mall watch on $name', (kind) => {
     expect(res.statusCode).toBe(200)
     return res.json<{ data: { watched: boolean; boughtByMe: number } }>().data
   }
+
+  // PostgreSQL only: SQLite has one writer and one connection, so nothing runs beside a purchase.
+  it.skipIf(kind.name !== 'postgres')(
+    'watches an item while a purchase of it holds the item row',
+    async () => {
+      const orders = new OrdersRepository(t.database.db, t.database.dialect)
+      let release!: () => void
+      const held = new Promise<void>((resolve) => (release = resolve))
+      let locked!: () => void
+      const isLocked = new Promise<void>((resolve) => (locked = resolve))
+      // What a purchase holds until it commits: the item's row lock and its stock update.
+      const purchase = transactor(t.database)(async (tx) => {
+        const item = await orders.lockMallItem(tx, 'W1')
+        await orders.reserveStock(tx, item!.id, 1)
+        locked()
+        await held
+        throw new Error('rolled back on purpose')
+      }).catch(() => undefined)
+      await isLocked
+      // Inserting a watch checks its foreign key with a key-share lock on the item row; it must
+      // not queue behind the purchase.
+      const watching = watch('W1', ben)
+      const answered = await Promise.race([
+        watching.then((res) => res.statusCode),
+        new Promise((resolve) => setTimeout(() => resolve('blocked'), 2_000)),
+      ])
+      release()
+      await purchase
+      await watching
+      expect((await unwatch('W1', ben)).statusCode).toBe(200)
+      expect(answered).toBe(200)
+    },
+  )
 
   it('needs a signed-in caller', async () => {
     for (const path of ['/mall/attention/W1', '/mall/cancelAttention/W1']) {

@@ -54,13 +54,18 @@ export class OrdersRepository {
     private readonly dialect: Dialect,
   ) {}
 
-  /** Reads a mall item for update: on PostgreSQL this row lock serialises its buyers. */
+  /**
+   * Reads a mall item for update: on PostgreSQL this row lock serialises its buyers. `FOR NO KEY
+   * UPDATE`, the lock the stock update takes anyway: it excludes other buyers but not the key-share
+   * lock a new row referencing the item takes for its foreign key, so watching the item never
+   * queues behind a purchase of it.
+   */
   async lockMallItem(tx: Tx, productNo: string): Promise<LockedMallItem | undefined> {
     let query = tx
       .selectFrom('mall_items')
       .select(['id', 'product_no', 'category_id', 'price', 'stock', 'limit_per_user', 'on_sale'])
       .where('product_no', '=', productNo)
-    if (this.dialect === 'postgres') query = query.forUpdate()
+    if (this.dialect === 'postgres') query = query.forNoKeyUpdate()
     const row = await query.executeTakeFirst()
     return (
       row && {
