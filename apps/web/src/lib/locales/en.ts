@@ -117,7 +117,7 @@ export const en: Messages = {
     payerName: 'Payer',
     payerNamePlaceholder: 'Name on the paying account',
     payerNameRequired: 'Enter the payer',
-    payerBank: 'From bank',
+    payerBank: 'Bank',
     payerBankPlaceholder: 'e.g. China Construction Bank',
     payerBankRequired: 'Enter the payer’s bank',
     date: 'Date',
