@@ -13,11 +13,12 @@ import {
 } from './pay-password'
 
 /** The payment password calls against a fake client that parses with each call's schema. */
-const server = vi.hoisted(() => ({
-  calls: [] as RequestOptions<unknown>[],
-  reply: undefined as unknown,
-  failure: undefined as Error | undefined,
-}))
+interface FakeServer {
+  calls: RequestOptions<unknown>[]
+  reply: unknown
+  failure: Error | undefined
+}
+const server = vi.hoisted((): FakeServer => ({ calls: [], reply: undefined, failure: undefined }))
 
 vi.mock('../api-client', async (importOriginal) => {
   const real = await importOriginal<typeof ApiClientModule>()
