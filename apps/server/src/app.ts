@@ -198,6 +198,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     payPassword: 10,
   }
   const catalogRepo = new CatalogRepository(database.db)
+  const catalog = new CatalogService(catalogRepo, clock)
   const bus = options.bus ?? new InProcessEventBus()
   app.decorate('bus', bus)
   const ledger = new LedgerService(database, clock)
@@ -231,6 +232,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     transact: transactor(database),
     clock,
     coupons: new CouponRepository(database.db, database.dialect),
+    categoryChain: (categoryId) => catalog.mallCategoryChain(categoryId),
   })
 
   // 3. Routes, by service.
@@ -317,7 +319,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         setPayPasswordLimit: limits.payPassword ?? 10,
       })
       await main.register(catalogRoutes, {
-        service: new CatalogService(catalogRepo, clock),
+        service: catalog,
         clock,
         viewerOf: (lotId, userId) => bidding.stakeIn(lotId, userId),
         mallViewerOf: (productNo, userId) => mall.viewerOf(productNo, userId),
@@ -331,6 +333,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           reads: new OrderReads(database.db),
           holds: couponHoldsFor(database),
           idempotency: new IdempotencyStore(database.db),
+          categoryChain: (categoryId) => catalog.mallCategoryChain(categoryId),
         }),
       })
       await main.register(mallRoutes, { service: mall })

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { CouponCreate } from '@numisma/contracts/mall'
 import { CatalogRepository } from '../modules/catalog/repository'
+import { CatalogService } from '../modules/catalog/service'
 import { CouponRepository } from '../modules/coupons/repository'
 import { CouponService } from '../modules/coupons/service'
 import { BankingRepository } from '../modules/finance/repository'
@@ -37,10 +38,12 @@ export async function seedDemo(database: Database, clock: Clock, log: FastifyBas
     if (row.created) await ledger.creditDeposit(row.id, 500_000, 'demo deposit')
   }
   await seedCatalogue(catalog, clock.now())
+  const catalogue = new CatalogService(catalog, clock)
   const coupons = new CouponService({
     transact: transactor(database),
     clock,
     coupons: new CouponRepository(database.db, database.dialect),
+    categoryChain: (categoryId) => catalogue.mallCategoryChain(categoryId),
   })
   const categories = await catalog.listMallCategories()
   for (const coupon of demoCoupons(

@@ -7,6 +7,7 @@ import type {
   SpecialDetail,
   SpecialSummary,
 } from '@numisma/contracts/catalog'
+import { categoryAncestry } from '@numisma/domain/category-tree'
 import type { Clock } from '../../platform/clock'
 import { AppError } from '../../platform/errors'
 import {
@@ -62,6 +63,19 @@ export class CatalogService {
       else roots.push(node)
     }
     return roots
+  }
+
+  /**
+   * A mall category and every category above it, nearest first (a coupon for 钱币 covers 古钱币):
+   * one read of the small category table. Other modules get it passed in by app.ts.
+   */
+  async mallCategoryChain(categoryId: number | null): Promise<number[]> {
+    if (categoryId === null) return []
+    const rows = await this.repo.listMallCategories()
+    return categoryAncestry(
+      rows.map((r) => ({ id: r.id, parentId: r.parent_id })),
+      categoryId,
+    )
   }
 
   async banners(position: number): Promise<Banner[]> {

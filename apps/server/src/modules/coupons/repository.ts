@@ -36,9 +36,6 @@ export interface CouponOrder {
   amount: number
 }
 
-/** Category trees are a few levels deep; this bounds the walk should a row ever point at itself. */
-const MAX_CATEGORY_DEPTH = 10
-
 const COUPON_COLUMNS = [
   'coupons.id',
   'coupons.title',
@@ -217,22 +214,6 @@ export class CouponRepository {
         categoryId: row.category_id,
       }
     )
-  }
-
-  /** The category and every category above it, nearest first. */
-  async categoryChain(categoryId: number | null): Promise<number[]> {
-    const chain: number[] = []
-    let next = categoryId
-    while (next !== null && !chain.includes(next) && chain.length < MAX_CATEGORY_DEPTH) {
-      chain.push(next)
-      const row = await this.db
-        .selectFrom('mall_categories')
-        .select('parent_id')
-        .where('id', '=', next)
-        .executeTakeFirst()
-      next = row?.parent_id ?? null
-    }
-    return chain
   }
 
   async order(orderId: number): Promise<CouponOrder | undefined> {

@@ -50,6 +50,19 @@ const PARENTS = new Map<number, number | null>([
   [13, 1],
 ])
 
+/** The catalogue's chain over PARENTS. */
+const categoryChain = (categoryId: number | null) => {
+  const chain: number[] = []
+  for (
+    let next = categoryId;
+    next !== null && next !== undefined;
+    next = PARENTS.get(next) ?? null
+  ) {
+    chain.push(next)
+  }
+  return Promise.resolve(chain)
+}
+
 class FakeCoupons implements Pick<CouponRepository, keyof CouponRepository> {
   coupons: CouponRow[] = []
   received: {
@@ -109,17 +122,6 @@ class FakeCoupons implements Pick<CouponRepository, keyof CouponRepository> {
   }
   mallItemById(id: number) {
     return Promise.resolve(this.items.find((i) => i.id === id))
-  }
-  categoryChain(categoryId: number | null) {
-    const chain: number[] = []
-    for (
-      let next = categoryId;
-      next !== null && next !== undefined;
-      next = PARENTS.get(next) ?? null
-    ) {
-      chain.push(next)
-    }
-    return Promise.resolve(chain)
   }
   order(orderId: number) {
     return Promise.resolve(this.orders.find((o) => o.id === orderId))
@@ -190,7 +192,7 @@ function setup() {
     transactions++
     return work({} as Tx)
   }
-  const service = new CouponService({ transact, clock, coupons })
+  const service = new CouponService({ transact, clock, coupons, categoryChain })
   return { service, coupons, clock, transactions: () => transactions }
 }
 

@@ -21,6 +21,8 @@ export interface CouponDeps {
   clock: Clock
   /** The repository's public methods, so a spec can pass an in-memory fake. */
   coupons: Pick<CouponRepository, keyof CouponRepository>
+  /** A mall category and every category above it, nearest first: the catalogue's (app.ts). */
+  categoryChain: (categoryId: number | null) => Promise<number[]>
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString()
@@ -216,7 +218,7 @@ export class CouponService {
   private async lineOf(item: CouponItem, goods: number): Promise<CouponLine> {
     return {
       productNo: item.productNo,
-      categoryIds: await this.deps.coupons.categoryChain(item.categoryId),
+      categoryIds: await this.deps.categoryChain(item.categoryId),
       goods,
     }
   }

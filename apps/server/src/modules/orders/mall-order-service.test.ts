@@ -97,8 +97,6 @@ function setup(
           )
           .reduce((sum, o) => sum + o.quantity, 0),
       ),
-    categoryChain: (_tx: Tx, categoryId: number | null) =>
-      Promise.resolve(categoryId === null ? [] : [categoryId, 1]),
     reserveStock: (_tx: Tx, mallItemId: number, quantity: number) => {
       log.push('reserveStock')
       const item = itemById(mallItemId)
@@ -202,14 +200,23 @@ function setup(
     },
   }
 
+  /** Reads outside a transaction see the store as last committed. */
+  const reads = {
+    mallItem: (productNo: string) => {
+      const item = state.items.find((i) => i.productNo === productNo)
+      return Promise.resolve(item && { ...item })
+    },
+  }
+
   const repo = orders as unknown as OrdersRepository
   const service = new MallOrderService({
     transact,
     clock,
     orders: repo,
-    reads: {} as unknown as OrderReads,
+    reads: reads as unknown as OrderReads,
     holds,
     idempotency: idempotency as unknown as IdempotencyStore,
+    categoryChain: (categoryId) => Promise.resolve(categoryId === null ? [] : [categoryId, 1]),
   })
   const errors: { orderId?: number; message: string }[] = []
   const logger = {

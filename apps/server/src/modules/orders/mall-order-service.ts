@@ -30,6 +30,11 @@ export interface MallOrderDeps {
   /** The coupons module's holds (app.ts passes them in). */
   holds: CouponHolds
   idempotency: IdempotencyStore
+  /**
+   * A mall category and every category above it, nearest first: the catalogue's (app.ts passes
+   * it in). It reads outside any transaction, so it is called before the purchase's.
+   */
+  categoryChain: (categoryId: number | null) => Promise<number[]>
 }
 
 /**
@@ -62,9 +67,16 @@ export class MallOrderService {
     request: CreateOrderRequest,
     options: { locale: Locale; idempotencyKey?: string | undefined },
   ): Promise<CreateOrderResult> {
-    const { orders, idempotency, clock } = this.deps
+    const { orders, reads, idempotency, clock } = this.deps
     const key = options.idempotencyKey
     const hash = requestHash(request)
+    const seen = await reads.mallItem(request.productNo)
+    if (!seen) throw new AppError('NOT_FOUND', { productNo: request.productNo })
+    // The coupon's scope is judged on the item's category as read here: an item's category is
+    // set when it is listed (no call changes it), and the chain cannot be read inside the
+    // transaction (SQLite has one connection).
+    const categoryIds =
+      request.userCouponId === undefined ? [] : await this.deps.categoryChain(seen.categoryId)
     const outcome = await this.deps.transact(async (tx) => {
       const item = await orders.lockMallItem(tx, request.productNo)
       // After the lock: a buyer who queued behind others is judged when their order is applied.
@@ -75,7 +87,7 @@ export class MallOrderService {
         if (claim.kind === 'replay') return claim.result
       }
       if (!item) throw new AppError('NOT_FOUND', { productNo: request.productNo })
-      const result = await this.place(tx, userId, item, request, now)
+      const result = await this.place(tx, userId, item, request, { now, categoryIds })
       if (key) await idempotency.complete(tx, userId, key, result)
       return result
     })
@@ -88,7 +100,7 @@ export class MallOrderService {
     userId: number,
     item: LockedMallItem,
     request: CreateOrderRequest,
-    now: number,
+    { now, categoryIds }: { now: number; categoryIds: readonly number[] },
   ): Promise<PurchaseOutcome> {
     const { orders, holds } = this.deps
     const { quantity, userCouponId } = request
@@ -103,11 +115,7 @@ export class MallOrderService {
     const goods = item.price * quantity
     let discount = 0
     if (userCouponId !== undefined) {
-      const line = {
-        productNo: item.productNo,
-        categoryIds: await orders.categoryChain(tx, item.categoryId),
-        goods,
-      }
+      const line = { productNo: item.productNo, categoryIds, goods }
       const claim = await holds.claim(tx, { userId, userCouponId, line, now })
       // The coupons module leaves at least a fen to pay (ADR 011); this holds every order to it
       // whatever an implementation returns, and a coupon that would save nothing is not used.

@@ -1,5 +1,9 @@
 import type { Kysely } from 'kysely'
 import type { DB } from '../../platform/schema'
+import type { LockedMallItem } from './repository'
+
+/** A mall item read outside any transaction: the same fields a purchase judges under its lock. */
+export type MallItemSnapshot = LockedMallItem
 
 /**
  * Order reads outside the write transactions: the caller's orders with what they bought, and an
@@ -60,6 +64,26 @@ export class OrderReads {
 
   order(orderId: number) {
     return this.orderRows().where('orders.id', '=', orderId).executeTakeFirst()
+  }
+
+  /** A mall item as last committed, without a lock: what a purchase checks before it queues. */
+  async mallItem(productNo: string): Promise<MallItemSnapshot | undefined> {
+    const row = await this.db
+      .selectFrom('mall_items')
+      .select(['id', 'product_no', 'category_id', 'price', 'stock', 'limit_per_user', 'on_sale'])
+      .where('product_no', '=', productNo)
+      .executeTakeFirst()
+    return (
+      row && {
+        id: row.id,
+        productNo: row.product_no,
+        categoryId: row.category_id,
+        price: row.price,
+        stock: row.stock,
+        limitPerUser: row.limit_per_user,
+        onSale: row.on_sale === 1,
+      }
+    )
   }
 
   async mallItemId(productNo: string): Promise<number | undefined> {

@@ -1,3 +1,4 @@
+import { categoryAncestry } from '@numisma/domain/category-tree'
 import { type Kysely, sql } from 'kysely'
 import type { Dialect } from '../../platform/db'
 import type { DB } from '../../platform/schema'
@@ -38,9 +39,6 @@ export interface NewMallOrder {
   dueAt: number
   now: number
 }
-
-/** Category trees are a few levels deep; this bounds the walk should a row ever point at itself. */
-const MAX_CATEGORY_DEPTH = 10
 
 /**
  * The SQL of placing, cancelling and expiring mall orders. Methods that take `tx` run in the
@@ -94,20 +92,19 @@ export class OrdersRepository {
     return row?.units ?? 0
   }
 
-  /** The category and every category above it (a coupon for 钱币 covers 古钱币), nearest first. */
+  /**
+   * A mall category and every category above it, read in the caller's transaction. Placing an
+   * order takes the chain from the catalogue before its transaction (`MallOrderDeps.categoryChain`);
+   * this in-transaction read is for paying, where a coupon is judged under the payment's locks and
+   * SQLite's one connection allows no read outside it. The walk itself is the domain's.
+   */
   async categoryChain(tx: Tx, categoryId: number | null): Promise<number[]> {
-    const chain: number[] = []
-    let next = categoryId
-    while (next !== null && !chain.includes(next) && chain.length < MAX_CATEGORY_DEPTH) {
-      chain.push(next)
-      const row = await tx
-        .selectFrom('mall_categories')
-        .select('parent_id')
-        .where('id', '=', next)
-        .executeTakeFirst()
-      next = row?.parent_id ?? null
-    }
-    return chain
+    if (categoryId === null) return []
+    const rows = await tx.selectFrom('mall_categories').select(['id', 'parent_id']).execute()
+    return categoryAncestry(
+      rows.map((r) => ({ id: r.id, parentId: r.parent_id })),
+      categoryId,
+    )
   }
 
   /** Takes units off the shelf; false, and nothing changed, when fewer are left. */

@@ -1,4 +1,5 @@
 import type { LotCard, MallItemCard, SearchQuery } from '@numisma/contracts/catalog'
+import { categoryDescendants } from '@numisma/domain/category-tree'
 import type { Clock } from '../../platform/clock'
 import { lotStatusOf, toLotCard, toMallCard } from '../catalog/mappers'
 import type { Selectable } from 'kysely'
@@ -165,38 +166,15 @@ export class SearchService {
       loadedAt: now,
       lots,
       mall,
-      mallSubtree: subtrees(mallCategories),
+      mallSubtree: categoryDescendants(
+        mallCategories.map((c) => ({ id: c.id, parentId: c.parent_id })),
+      ),
       lotIndex: new SearchIndex(lots.map((r) => ({ id: r.id, title: r.title, body: itemBody(r) }))),
       mallIndex: new SearchIndex(
         mall.map((r) => ({ id: r.id, title: r.title, body: itemBody(r) })),
       ),
     }
   }
-}
-
-/** Each category's id with the ids of all its descendants (a cycle in bad data ends the walk). */
-export function subtrees(
-  categories: readonly { id: number; parent_id: number | null }[],
-): Map<number, Set<number>> {
-  const children = new Map<number, number[]>()
-  for (const c of categories) {
-    if (c.parent_id === null) continue
-    children.set(c.parent_id, [...(children.get(c.parent_id) ?? []), c.id])
-  }
-  const result = new Map<number, Set<number>>()
-  for (const c of categories) {
-    const seen = new Set<number>([c.id])
-    const stack = [c.id]
-    while (stack.length > 0) {
-      for (const child of children.get(stack.pop()!) ?? []) {
-        if (seen.has(child)) continue
-        seen.add(child)
-        stack.push(child)
-      }
-    }
-    result.set(c.id, seen)
-  }
-  return result
 }
 
 function paginate<R, T>(rows: R[], q: SearchQuery, map: (row: R) => T): SearchPage<T> {
