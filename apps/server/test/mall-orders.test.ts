@@ -8,7 +8,7 @@ import { CouponHoldService, couponHoldsFor } from '../src/modules/coupons/holds'
 import { CouponRepository } from '../src/modules/coupons/repository'
 import { MallOrderExpiry } from '../src/modules/orders/expiry'
 import { OrdersRepository } from '../src/modules/orders/repository'
-import type { Tx } from '../src/platform/transactions'
+import { transactor, type Tx } from '../src/platform/transactions'
 import { createTestApp, type Session, type TestApp } from './helpers/app'
 import { createLot, creditDeposit } from './helpers/auction'
 import { testDatabases } from './helpers/databases'
@@ -277,6 +277,95 @@ describe.each(databases)('mall orders on $name', (kind) => {
       expect(refused.json().data.status).toBe('COUPON_INVALID')
       expect(await userCoupon(other)).toEqual({ status: 'usable', order_id: null })
       expect(await item(penny.id)).toEqual({ stock: 10, sold: 0 })
+    })
+  })
+
+  describe('a flash sale', () => {
+    /** A purchase of the item in flight: its row lock held until `release` is called. */
+    const holdItem = async (productNo: string) => {
+      const orders = new OrdersRepository(t.database.db, t.database.dialect)
+      let release!: () => void
+      const held = new Promise<void>((resolve) => (release = resolve))
+      let locked!: () => void
+      const isLocked = new Promise<void>((resolve) => (locked = resolve))
+      const done = transactor(t.database)(async (tx) => {
+        await orders.lockMallItem(tx, productNo)
+        locked()
+        await held
+      })
+      await isLocked
+      return async () => {
+        release()
+        await done
+      }
+    }
+    const within = <T>(ms: number, work: Promise<T>) =>
+      Promise.race([work, new Promise<'stalled'>((r) => setTimeout(() => r('stalled'), ms))])
+
+    // PostgreSQL only: SQLite has one connection, so nothing runs beside a write transaction.
+    it.skipIf(kind.name !== 'postgres')(
+      'answers buyers of a sold-out item at once while a purchase holds it, and stalls no one else',
+      async () => {
+        const { productNo } = await createMallItem(admin, { stock: 0 })
+        // More buyers than the pool has connections (12 in tests, 10 by default).
+        const buyers = await signInMany(t, 15)
+        const release = await holdItem(productNo)
+        try {
+          const answers = await within(
+            3_000,
+            Promise.all(buyers.map((u) => buy(t, u, { productNo, quantity: 1 }))),
+          )
+          const other = await within(
+            3_000,
+            t.call({ method: 'GET', path: '/user/order/all', as: alice }),
+          )
+          expect(answers === 'stalled' ? answers : answers.map((r) => r.json().data)).toEqual(
+            buyers.map(() => ({
+              status: 'SOLD_OUT',
+              detail: PURCHASE_DETAILS.SOLD_OUT.zh,
+              left: 0,
+            })),
+          )
+          expect(other === 'stalled' ? other : other.statusCode).toBe(200)
+        } finally {
+          await release()
+        }
+      },
+    )
+
+    it('replays a committed result under its key though the item sold out since; keeps no quick refusal', async () => {
+      const { id, productNo } = await createMallItem(admin, { stock: 1 })
+      const first = await buy(
+        t,
+        alice,
+        { productNo, quantity: 1 },
+        { 'idempotency-key': `flash-${id}-a` },
+      )
+      expect(first.json().data.status).toBe('SUCCESS')
+      const again = await buy(
+        t,
+        alice,
+        { productNo, quantity: 1 },
+        { 'idempotency-key': `flash-${id}-a` },
+      )
+      expect(again.body).toBe(first.body)
+
+      // Bob is refused from the committed stock; the refusal is not kept under his key, so his
+      // retry once Alice's units are back buys them.
+      const bobKey = { 'idempotency-key': `flash-${id}-b` }
+      expect((await buy(t, bob, { productNo, quantity: 1 }, bobKey)).json().data).toMatchObject({
+        status: 'SOLD_OUT',
+        left: 0,
+      })
+      expect((await cancel(alice, first.json().data.orderId)).statusCode).toBe(200)
+      expect((await buy(t, bob, { productNo, quantity: 1 }, bobKey)).json().data.status).toBe(
+        'SUCCESS',
+      )
+      expect(await item(id)).toEqual({ stock: 0, sold: 1 })
+      expect((await ordersOf(id)).map((o) => [o.user_id, o.status])).toEqual([
+        [Number(alice.userId), 'cancelled'],
+        [Number(bob.userId), 'pending_payment'],
+      ])
     })
   })
 

@@ -68,7 +68,9 @@ function setup(
   const log: string[] = []
   const itemById = (id: number) => state.items.find((i) => i.id === id)!
 
+  let transactions = 0
   const transact = (async (work: (tx: Tx) => Promise<unknown>) => {
+    transactions++
     const before = structuredClone(state)
     try {
       return await work({} as Tx)
@@ -198,6 +200,8 @@ function setup(
       state.keys[`${owner}:${key}`]!.result = result
       return Promise.resolve()
     },
+    committed: (owner: number, key: string) =>
+      Promise.resolve(state.keys[`${owner}:${key}`] !== undefined),
   }
 
   /** Reads outside a transaction see the store as last committed. */
@@ -243,6 +247,7 @@ function setup(
     log,
     claims,
     state: () => state,
+    transactions: () => transactions,
     item: () => state.items[0]!,
   }
 }
@@ -318,6 +323,19 @@ describe('MallOrderService.createOrder', () => {
       expect(s.item().sold).toBe(0)
       expect(s.log).not.toContain('reserveStock')
       expect(s.log).not.toContain('lockCoupon')
+    }
+  })
+
+  it('answers off sale and sold out from the committed item, without queueing for its lock', async () => {
+    const soldOut = setup({ item: buildItem({ stock: 1 }) })
+    const refused = await soldOut.buy(ALICE, { quantity: 2, userCouponId: 9 }, 'fast-key-0001')
+    expect(refused).toMatchObject({ status: 'SOLD_OUT', left: 1 })
+    const offSale = setup({ item: buildItem({ onSale: false }) })
+    expect((await offSale.buy(ALICE, { quantity: 1 })).status).toBe('OFF_SALE')
+    for (const s of [soldOut, offSale]) {
+      expect(s.transactions()).toBe(0)
+      expect(s.log).toEqual([])
+      expect(s.state().keys).toEqual({})
     }
   })
 
@@ -556,13 +574,36 @@ describe('MallOrderService idempotency', () => {
     )
   })
 
-  it('replays a refusal too, even once stock has come back', async () => {
-    const s = setup({ item: buildItem({ stock: 1 }) })
-    const { orderId } = await s.buy(BOB, { quantity: 1 })
+  it('replays a refusal judged under the lock, even once the units have come back', async () => {
+    const s = setup({ item: buildItem({ limitPerUser: 1 }) })
+    const { orderId } = await s.buy(ALICE, { quantity: 1 })
     const refused = await s.buy(ALICE, { quantity: 1 }, 'retry-key-0002')
-    expect(refused.status).toBe('SOLD_OUT')
-    await s.service.cancel(BOB, orderId!)
+    expect(refused.status).toBe('LIMIT_EXCEEDED')
+    await s.service.cancel(ALICE, orderId!)
     expect(await s.buy(ALICE, { quantity: 1 }, 'retry-key-0002')).toEqual(refused)
     expect((await s.buy(ALICE, { quantity: 1 }, 'retry-key-0003')).status).toBe('SUCCESS')
+  })
+
+  it('keeps no refusal read without the lock: a retry after stock came back buys', async () => {
+    const s = setup({ item: buildItem({ stock: 1 }) })
+    const { orderId } = await s.buy(BOB, { quantity: 1 })
+    expect(await s.buy(ALICE, { quantity: 1 }, 'retry-key-0004')).toMatchObject({
+      status: 'SOLD_OUT',
+      left: 0,
+    })
+    expect(s.state().keys).not.toHaveProperty(`${ALICE}:retry-key-0004`)
+    await s.service.cancel(BOB, orderId!)
+    expect((await s.buy(ALICE, { quantity: 1 }, 'retry-key-0004')).status).toBe('SUCCESS')
+  })
+
+  it('replays a committed first result through the transaction though the item has sold out since', async () => {
+    const s = setup({ item: buildItem({ stock: 1 }) })
+    const first = await s.buy(ALICE, { quantity: 1 }, 'retry-key-0005')
+    expect(first.status).toBe('SUCCESS')
+    expect(s.item().stock).toBe(0)
+    const before = s.transactions()
+    expect(await s.buy(ALICE, { quantity: 1 }, 'retry-key-0005')).toEqual(first)
+    expect(s.transactions()).toBe(before + 1)
+    expect(s.state().orders).toHaveLength(1)
   })
 })

@@ -22,6 +22,16 @@ import { cancelRefusal, couponStep, stockStep, unwindMallOrder } from './steps'
 
 const MINUTE = 60_000
 
+/** The first two checks, which need nothing but the item: off sale, then not enough stock. */
+function quickRefusal(
+  item: Pick<LockedMallItem, 'onSale' | 'stock'>,
+  quantity: number,
+): PurchaseOutcome | null {
+  if (!item.onSale) return { status: 'OFF_SALE' }
+  if (item.stock < quantity) return { status: 'SOLD_OUT', left: item.stock }
+  return null
+}
+
 export interface MallOrderDeps {
   transact: Transact
   clock: Clock
@@ -51,7 +61,8 @@ export interface PurchaseOutcome {
  * Buying from the mall, and the buyer's orders. A purchase runs in one write transaction that locks
  * the item, so buyers of one item apply one at a time and stock never oversells; the clock is read
  * after that lock. Every check comes before the first write: an outcome other than SUCCESS writes
- * nothing (but the idempotency result).
+ * nothing (but the idempotency result). An item off sale or sold out as last committed is refused
+ * before the transaction, so buyers of a sold-out item never queue for its lock.
  */
 export class MallOrderService {
   private readonly stock
@@ -70,8 +81,18 @@ export class MallOrderService {
     const { orders, reads, idempotency, clock } = this.deps
     const key = options.idempotencyKey
     const hash = requestHash(request)
+    const say = (outcome: PurchaseOutcome): CreateOrderResult => ({
+      ...outcome,
+      detail: PURCHASE_DETAILS[outcome.status][options.locale],
+    })
+    // Read as last committed, without the lock: a flash sale's buyers would otherwise all queue on
+    // the item's row lock, each holding a pool connection, and stall every other request.
     const seen = await reads.mallItem(request.productNo)
     if (!seen) throw new AppError('NOT_FOUND', { productNo: request.productNo })
+    const refusal = quickRefusal(seen, request.quantity)
+    // Answered at once and not kept under the key (like bidding's stale-bid refusal), unless the
+    // key already has a committed first result: then the transaction replays it.
+    if (refusal && !(key && (await idempotency.committed(userId, key)))) return say(refusal)
     // The coupon's scope is judged on the item's category as read here: an item's category is
     // set when it is listed (no call changes it), and the chain cannot be read inside the
     // transaction (SQLite has one connection).
@@ -91,7 +112,7 @@ export class MallOrderService {
       if (key) await idempotency.complete(tx, userId, key, result)
       return result
     })
-    return { ...outcome, detail: PURCHASE_DETAILS[outcome.status][options.locale] }
+    return say(outcome)
   }
 
   /** The checks, in the order a buyer would want to hear them, then the steps. */
@@ -104,8 +125,8 @@ export class MallOrderService {
   ): Promise<PurchaseOutcome> {
     const { orders, holds } = this.deps
     const { quantity, userCouponId } = request
-    if (!item.onSale) return { status: 'OFF_SALE' }
-    if (item.stock < quantity) return { status: 'SOLD_OUT', left: item.stock }
+    const refusal = quickRefusal(item, quantity)
+    if (refusal) return refusal
     if (item.limitPerUser !== null) {
       const held = await orders.unitsHeld(tx, userId, item.id)
       if (held + quantity > item.limitPerUser) {
