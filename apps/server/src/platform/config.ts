@@ -29,6 +29,16 @@ const EnvSchema = z.object({
   NODE_ENV: z.string().optional(),
   /** Deposit × this = bidding quota (DESIGN §4). */
   QUOTA_MULTIPLIER: z.coerce.number().int().min(1).max(1000).default(DEFAULT_QUOTA_MULTIPLIER),
+  /** The messaging platform's pay (DESIGN §7): merchant app id, merchant number and key. */
+  WECHAT_PAY_APPID: z.string().min(1).optional(),
+  WECHAT_PAY_MCH_ID: z.string().min(1).optional(),
+  WECHAT_PAY_KEY: z.string().min(16).optional(),
+  /** Base URL of its pay API; unset: the sandbox on this server. */
+  WECHAT_PAY_GATEWAY: z.url().optional(),
+  /** Where it posts payment notices; unset: this server's own notify path. */
+  WECHAT_PAY_NOTIFY_URL: z.url().optional(),
+  /** Mount the pay sandbox at /svc/sandbox/wxpay; unset: on outside production. */
+  WECHAT_PAY_SANDBOX: z.enum(['true', 'false']).optional(),
 })
 
 export interface Config {
@@ -50,6 +60,58 @@ export interface Config {
   quotaMultiplier: number
   /** Unset in development: a random one kept in the settings table (modules/account). */
   payPasswordPepper: string | undefined
+  wechatPay: WechatPaySettings
+}
+
+/**
+ * The messaging platform's pay (DESIGN §7, spec §3): merchant credentials and where the platform
+ * is. Real credentials are configuration; outside production the sandbox's stand in for them.
+ */
+export interface WechatPaySettings {
+  appId: string
+  mchId: string
+  /** The merchant key that signs everything; undefined (production, unset) turns the channel off. */
+  key: string | undefined
+  /** Base URL of the pay API (`…/pay/unifiedorder`); undefined: the sandbox on this server. */
+  gateway: string | undefined
+  /** The URL the platform posts payment notices to; undefined: this server's notify path. */
+  notifyUrl: string | undefined
+  /** Whether this server mounts the pay sandbox at /svc/sandbox/wxpay. */
+  sandbox: boolean
+}
+
+/** The sandbox merchant (development and tests only; README). */
+export const SANDBOX_WECHAT_PAY = {
+  appId: 'wx5a4d6e3b2c1f0a99',
+  mchId: '1900000109',
+  key: 'NumismaSandboxMerchantKey0000001',
+} as const
+
+/**
+ * Outside production every credential falls back to the sandbox merchant's. In production only
+ * configured ones count: a known default key would let anyone sign a payment notice.
+ */
+export function wechatPaySettings(
+  env: Config['env'],
+  e: {
+    WECHAT_PAY_APPID?: string | undefined
+    WECHAT_PAY_MCH_ID?: string | undefined
+    WECHAT_PAY_KEY?: string | undefined
+    WECHAT_PAY_GATEWAY?: string | undefined
+    WECHAT_PAY_NOTIFY_URL?: string | undefined
+    WECHAT_PAY_SANDBOX?: 'true' | 'false' | undefined
+  } = {},
+): WechatPaySettings {
+  const fallback = env === 'production' ? undefined : SANDBOX_WECHAT_PAY
+  return {
+    appId: e.WECHAT_PAY_APPID ?? fallback?.appId ?? '',
+    mchId: e.WECHAT_PAY_MCH_ID ?? fallback?.mchId ?? '',
+    key: e.WECHAT_PAY_KEY ?? fallback?.key,
+    gateway: e.WECHAT_PAY_GATEWAY,
+    notifyUrl: e.WECHAT_PAY_NOTIFY_URL,
+    sandbox:
+      e.WECHAT_PAY_SANDBOX === undefined ? env !== 'production' : e.WECHAT_PAY_SANDBOX === 'true',
+  }
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -85,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter(Boolean),
     quotaMultiplier: e.QUOTA_MULTIPLIER,
     payPasswordPepper: e.PAY_PASSWORD_PEPPER,
+    wechatPay: wechatPaySettings(mode, e),
   }
 }
 
