@@ -5,7 +5,10 @@ import type { CouponHolds } from '../orders/coupon-holds'
 import { ruleOf } from './mappers'
 import { CouponRepository } from './repository'
 
-type HoldRepository = Pick<CouponRepository, 'lockUserCoupon' | 'lockFor' | 'releaseFrom'>
+type HoldRepository = Pick<
+  CouponRepository,
+  'lockUserCoupon' | 'lockFor' | 'releaseFrom' | 'useFrom'
+>
 
 /**
  * The coupons module's side of placing, cancelling and expiring a mall order (the `CouponHolds`
@@ -38,6 +41,14 @@ export class CouponHoldService implements CouponHolds {
 
   async release(tx: Tx, userCouponId: number, orderId: number): Promise<void> {
     await this.coupons.releaseFrom(tx, userCouponId, orderId)
+  }
+
+  async consume(tx: Tx, userCouponId: number, orderId: number, now: number): Promise<void> {
+    // The paying order is locked and still holds its coupon (only its own cancel releases it),
+    // so this cannot miss; if it does, the payment rolls back rather than spend a coupon twice.
+    if (!(await this.coupons.useFrom(tx, userCouponId, orderId, now))) {
+      throw new Error(`user coupon ${userCouponId} is not held by order ${orderId}`)
+    }
   }
 }
 

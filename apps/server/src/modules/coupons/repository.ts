@@ -312,4 +312,16 @@ export class CouponRepository {
       .executeTakeFirst()
     return updated.numUpdatedRows === 1n
   }
+
+  /** Locked by the order → used (the order was paid); false when that order does not hold it. */
+  async useFrom(tx: Tx, userCouponId: number, orderId: number, now: number): Promise<boolean> {
+    const updated = await tx
+      .updateTable('user_coupons')
+      .set({ status: 'used', used_at: now })
+      .where('id', '=', userCouponId)
+      .where('status', '=', 'locked')
+      .where('order_id', '=', orderId)
+      .executeTakeFirst()
+    return updated.numUpdatedRows === 1n
+  }
 }

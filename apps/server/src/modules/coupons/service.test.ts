@@ -161,6 +161,9 @@ class FakeCoupons implements Pick<CouponRepository, keyof CouponRepository> {
   releaseFrom(): Promise<boolean> {
     throw new Error('not used by the service')
   }
+  useFrom(): Promise<boolean> {
+    throw new Error('not used by the service')
+  }
 
   /** A coupon in the store, and optionally received by users. */
   add(

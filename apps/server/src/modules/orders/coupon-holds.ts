@@ -23,4 +23,9 @@ export interface CouponHolds {
    * Only a coupon locked by that order changes, so a second release does nothing.
    */
   release(tx: Tx, userCouponId: number, orderId: number): Promise<void>
+  /**
+   * The order holding the coupon was paid: the coupon is used (`used_at` = now). Throws if that
+   * order does not hold it, rolling the payment back rather than paying with a coupon twice.
+   */
+  consume(tx: Tx, userCouponId: number, orderId: number, now: number): Promise<void>
 }

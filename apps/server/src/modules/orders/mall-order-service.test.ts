@@ -183,6 +183,8 @@ function setup(
         state.lockedCoupons.delete(userCouponId)
       return Promise.resolve()
     },
+    // Paying uses a coupon (modules/payments); placing and cancelling never do.
+    consume: () => Promise.reject(new Error('placing an order never uses a coupon')),
     ...options.holds,
   }
 
