@@ -90,5 +90,10 @@ export const PaymentSchema = z.object({
   orderIds: z.array(z.number().int()),
   createdAt: z.string(),
   paidAt: z.string().nullable(),
+  /**
+   * Money of a paid messaging-app payment that went to the balance instead: its notice came after
+   * some of the orders had been cancelled, had expired or were paid another way (0 otherwise).
+   */
+  credited: Fen.optional(),
 })
 export type Payment = z.infer<typeof PaymentSchema>

@@ -31,3 +31,55 @@ export interface OrderSettlement {
     now: number,
   ): Promise<number | null>
 }
+
+/** An order as paying judges it, read under its row lock (or, for a preview, as last committed). */
+export interface PayableOrder {
+  id: number
+  userId: number
+  kind: string
+  status: string
+  goods: number
+  fee: number
+  discount: number
+  total: number
+  userCouponId: number | null
+  payMethod: string | null
+  paymentId: number | null
+  dueAt: number | null
+}
+
+/**
+ * What paying does to orders (modules/orders implements it in its own files; app.ts passes it in).
+ * Methods taking `tx` run in the payment's transaction; orders are always locked before anything
+ * else a payment touches (coupons, then ledger accounts).
+ */
+export interface PayableOrders {
+  /** Locks the orders (in id order, so payers cannot deadlock); ids that do not exist are absent. */
+  lock(tx: Tx, orderIds: readonly number[]): Promise<PayableOrder[]>
+  /** The orders as last committed (previews; nothing is locked). */
+  read(orderIds: readonly number[]): Promise<PayableOrder[]>
+  /**
+   * Applies the caller's coupon to a locked mall order that has none: claims it for the order's
+   * line, holds it for the order and takes its saving off the order's total. Null, and nothing
+   * changed, when the coupon does not apply to that order.
+   */
+  applyCoupon(
+    tx: Tx,
+    order: PayableOrder,
+    userCouponId: number,
+    now: number,
+  ): Promise<PayableOrder | null>
+  /** The orders wait for this payment (`payment_id`, `pay_method`; remittance stops the clock). */
+  attach(tx: Tx, orders: readonly PayableOrder[], paymentId: number, method: string): Promise<void>
+  /**
+   * The orders are paid by this payment: `paid`, `paid_at`, `payment_id`, `pay_method`, and the
+   * coupon each holds is used. Throws (rolling the payment back) if one is no longer payable.
+   */
+  markPaid(
+    tx: Tx,
+    orders: readonly PayableOrder[],
+    paymentId: number,
+    method: string,
+    now: number,
+  ): Promise<void>
+}

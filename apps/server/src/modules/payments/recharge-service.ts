@@ -1,0 +1,144 @@
+import type { Recharge } from '@numisma/contracts/account'
+import { recharge as rechargeRule } from '@numisma/domain/postings'
+import type { Clock } from '../../platform/clock'
+import { AppError } from '../../platform/errors'
+import { type IdempotencyStore, requestHash } from '../../platform/idempotency'
+import type { Transact, Tx } from '../../platform/transactions'
+import type { LedgerService } from '../ledger/service'
+import type { PaymentsRepository, RechargeRow } from './repository'
+import { rechargeFee, tradeNo } from './rules'
+import type { PayNotice, WechatPayClient } from './wechat-pay'
+
+export interface RechargeDeps {
+  transact: Transact
+  clock: Clock
+  db: Tx
+  payments: PaymentsRepository
+  ledger: Pick<LedgerService, 'post'>
+  wechat: WechatPayClient
+  idempotency: Pick<IdempotencyStore, 'claim' | 'complete'>
+}
+
+/** What the payer sees on the platform's payment sheet. */
+const RECHARGE_BODY = '泉藏拍卖-保证金充值'
+
+const statusOf = (value: string): Recharge['status'] =>
+  value === 'paid' ? 'paid' : value === 'failed' ? 'failed' : 'pending'
+
+/**
+ * Recharging the deposit (保证金) through the messaging platform's pay (DESIGN §4, spec §7
+ * `PATCH /user/recharge/@finance`): the user pays the amount and the channel's fee on top; the
+ * deposit grows by the amount only when the platform's signed notice arrives, once.
+ */
+export class RechargeService {
+  constructor(private readonly deps: RechargeDeps) {}
+
+  async recharge(
+    userId: number,
+    amount: number,
+    options: { idempotencyKey?: string | undefined; clientIp: string },
+  ): Promise<Recharge> {
+    const { transact, clock, idempotency, payments, wechat } = this.deps
+    if (!wechat.configured) throw new AppError('PAY_CHANNEL_FAILED', { reason: 'not configured' })
+    const key = options.idempotencyKey
+    const rechargeId = await transact(async (tx) => {
+      const now = clock.now()
+      // Nothing to lock first: a recharge is a new row, never refused.
+      if (key) {
+        const claim = await idempotency.claim<{ rechargeId: number }>(
+          tx,
+          userId,
+          key,
+          requestHash({ recharge: amount }),
+          now,
+        )
+        if (claim.kind === 'replay') return claim.result.rechargeId
+      }
+      const id = await payments.insertRecharge(tx, {
+        userId,
+        amount,
+        fee: rechargeFee(amount),
+        now,
+      })
+      if (key) await idempotency.complete(tx, userId, key, { rechargeId: id })
+      return id
+    })
+    // After the commit, as for a payment: nothing stays locked while the platform answers.
+    let row = await this.row(rechargeId)
+    if (row.status === 'pending' && row.prepay_id === null) {
+      const prepayId = await wechat.prepay({
+        outTradeNo: tradeNo({ kind: 'recharge', id: rechargeId }),
+        body: RECHARGE_BODY,
+        totalFee: row.amount + row.fee,
+        clientIp: options.clientIp,
+      })
+      await transact((tx) => payments.setRechargePrepay(tx, rechargeId, prepayId))
+      row = await this.row(rechargeId)
+    }
+    return this.toRecharge(row)
+  }
+
+  /** One of the caller's recharges (the recharge page polls it); another user's answers 404. */
+  async view(userId: number, rechargeId: number): Promise<Recharge> {
+    const row = await this.deps.payments.recharge(this.deps.db, rechargeId)
+    if (!row || row.user_id !== userId) throw new AppError('NOT_FOUND', { rechargeId })
+    return this.toRecharge(row)
+  }
+
+  /**
+   * The platform's signed notice for a recharge: the deposit is credited once (a replayed notice
+   * is acknowledged and moves nothing); an amount other than amount + fee is refused.
+   */
+  async settleNotice(
+    rechargeId: number,
+    notice: PayNotice,
+  ): Promise<'settled' | 'replayed' | 'ignored'> {
+    const { transact, clock, payments, ledger } = this.deps
+    return transact(async (tx) => {
+      const row = await payments.lockRecharge(tx, rechargeId)
+      const now = clock.now()
+      if (!row) throw new AppError('PAY_NOTICE_INVALID', { reason: 'unknown trade' })
+      if (notice.totalFee !== row.amount + row.fee) {
+        throw new AppError('PAY_NOTICE_INVALID', { reason: 'amount differs' })
+      }
+      if (!notice.paid) return 'ignored'
+      if (row.status === 'paid') {
+        if (row.transaction_id === notice.transactionId) return 'replayed'
+        throw new AppError('PAY_NOTICE_INVALID', { reason: 'settled by another transaction' })
+      }
+      const transferId = await ledger.post(
+        tx,
+        row.user_id,
+        { kind: 'recharge', memo: `recharge ${rechargeId}`, now },
+        rechargeRule(row.amount, row.fee),
+      )
+      await payments.markRechargePaid(tx, rechargeId, {
+        transactionId: notice.transactionId,
+        transferId,
+        now,
+      })
+      return 'settled'
+    })
+  }
+
+  private async row(rechargeId: number): Promise<RechargeRow> {
+    const row = await this.deps.payments.recharge(this.deps.db, rechargeId)
+    if (!row) throw new Error(`recharge ${rechargeId} vanished`)
+    return row
+  }
+
+  /** A pending recharge carries a fresh pay request for its prepay id (signing is local). */
+  private toRecharge(row: RechargeRow): Recharge {
+    const status = statusOf(row.status)
+    return {
+      rechargeId: row.id,
+      amount: row.amount,
+      fee: row.fee,
+      total: row.amount + row.fee,
+      status,
+      ...(status === 'pending' && row.prepay_id !== null
+        ? { payRequest: this.deps.wechat.payRequest(row.prepay_id, this.deps.clock.now()) }
+        : {}),
+    }
+  }
+}

@@ -1,0 +1,191 @@
+import type { Dialect } from '../../platform/db'
+import type { Tx } from '../../platform/transactions'
+
+export interface PaymentRow {
+  id: number
+  user_id: number
+  method: string
+  status: string
+  amount: number
+  prepay_id: string | null
+  transaction_id: string | null
+  transfer_id: number | null
+  created_at: number
+  paid_at: number | null
+}
+
+export interface RechargeRow {
+  id: number
+  user_id: number
+  amount: number
+  fee: number
+  status: string
+  prepay_id: string | null
+  transaction_id: string | null
+  transfer_id: number | null
+  created_at: number
+  paid_at: number | null
+}
+
+export interface Settled {
+  transactionId: string | null
+  transferId: number | null
+  now: number
+}
+
+/**
+ * The SQL of payments (with the orders each is for) and recharges. Every method takes `tx`: the
+ * writes run in the caller's transaction, the reads on whatever the caller passes (a transaction
+ * or the database). State changes are conditional on the row still being pending, so a notice
+ * or a payment is settled once however many arrive.
+ */
+export class PaymentsRepository {
+  constructor(private readonly dialect: Dialect) {}
+
+  async insertPayment(
+    tx: Tx,
+    payment: {
+      userId: number
+      method: string
+      amount: number
+      orderIds: readonly number[]
+      now: number
+    },
+  ): Promise<number> {
+    const { id } = await tx
+      .insertInto('payments')
+      .values({
+        user_id: payment.userId,
+        method: payment.method,
+        status: 'pending',
+        amount: payment.amount,
+        prepay_id: null,
+        transaction_id: null,
+        transfer_id: null,
+        created_at: payment.now,
+        paid_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    await tx
+      .insertInto('payment_orders')
+      .values(payment.orderIds.map((orderId) => ({ payment_id: id, order_id: orderId })))
+      .execute()
+    return id
+  }
+
+  payment(tx: Tx, paymentId: number): Promise<PaymentRow | undefined> {
+    return tx.selectFrom('payments').selectAll().where('id', '=', paymentId).executeTakeFirst()
+  }
+
+  /** Reads a payment for update (its notice and a new payment of its orders serialise on it). */
+  lockPayment(tx: Tx, paymentId: number): Promise<PaymentRow | undefined> {
+    let query = tx.selectFrom('payments').selectAll().where('id', '=', paymentId)
+    if (this.dialect === 'postgres') query = query.forUpdate()
+    return query.executeTakeFirst()
+  }
+
+  async orderIdsOf(tx: Tx, paymentId: number): Promise<number[]> {
+    const rows = await tx
+      .selectFrom('payment_orders')
+      .select('order_id')
+      .where('payment_id', '=', paymentId)
+      .orderBy('order_id')
+      .execute()
+    return rows.map((r) => r.order_id)
+  }
+
+  /** What of the payment's orders it paid: the totals of those it paid (they point at it). */
+  async paidTotalOf(tx: Tx, paymentId: number): Promise<number> {
+    const rows = await tx
+      .selectFrom('payment_orders')
+      .innerJoin('orders', 'orders.id', 'payment_orders.order_id')
+      .select('orders.total')
+      .where('payment_orders.payment_id', '=', paymentId)
+      .where('orders.payment_id', '=', paymentId)
+      .where('orders.paid_at', 'is not', null)
+      .execute()
+    return rows.reduce((sum, r) => sum + r.total, 0)
+  }
+
+  /** The platform's prepay id, kept once (a second ask for the same trade gets the same one). */
+  async setPaymentPrepay(tx: Tx, paymentId: number, prepayId: string): Promise<void> {
+    await tx
+      .updateTable('payments')
+      .set({ prepay_id: prepayId })
+      .where('id', '=', paymentId)
+      .where('prepay_id', 'is', null)
+      .execute()
+  }
+
+  async markPaymentPaid(tx: Tx, paymentId: number, settled: Settled): Promise<boolean> {
+    const updated = await tx
+      .updateTable('payments')
+      .set({
+        status: 'paid',
+        transaction_id: settled.transactionId,
+        transfer_id: settled.transferId,
+        paid_at: settled.now,
+      })
+      .where('id', '=', paymentId)
+      .where('status', '!=', 'paid')
+      .executeTakeFirst()
+    return updated.numUpdatedRows === 1n
+  }
+
+  async insertRecharge(
+    tx: Tx,
+    recharge: { userId: number; amount: number; fee: number; now: number },
+  ): Promise<number> {
+    const { id } = await tx
+      .insertInto('recharges')
+      .values({
+        user_id: recharge.userId,
+        amount: recharge.amount,
+        fee: recharge.fee,
+        status: 'pending',
+        prepay_id: null,
+        transaction_id: null,
+        transfer_id: null,
+        created_at: recharge.now,
+        paid_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    return id
+  }
+
+  recharge(tx: Tx, rechargeId: number): Promise<RechargeRow | undefined> {
+    return tx.selectFrom('recharges').selectAll().where('id', '=', rechargeId).executeTakeFirst()
+  }
+
+  lockRecharge(tx: Tx, rechargeId: number): Promise<RechargeRow | undefined> {
+    let query = tx.selectFrom('recharges').selectAll().where('id', '=', rechargeId)
+    if (this.dialect === 'postgres') query = query.forUpdate()
+    return query.executeTakeFirst()
+  }
+
+  async setRechargePrepay(tx: Tx, rechargeId: number, prepayId: string): Promise<void> {
+    await tx
+      .updateTable('recharges')
+      .set({ prepay_id: prepayId })
+      .where('id', '=', rechargeId)
+      .where('prepay_id', 'is', null)
+      .execute()
+  }
+
+  async markRechargePaid(tx: Tx, rechargeId: number, settled: Settled): Promise<boolean> {
+    const updated = await tx
+      .updateTable('recharges')
+      .set({
+        status: 'paid',
+        transaction_id: settled.transactionId,
+        transfer_id: settled.transferId,
+        paid_at: settled.now,
+      })
+      .where('id', '=', rechargeId)
+      .where('status', '!=', 'paid')
+      .executeTakeFirst()
+    return updated.numUpdatedRows === 1n
+  }
+}

@@ -1,0 +1,90 @@
+import { RECHARGE_FEE_BPS } from '@numisma/contracts/account'
+import type { OrderCharge } from '@numisma/domain/postings'
+import type { PayableOrder } from './ports'
+
+/**
+ * The rules of paying, as pure functions over plain data (the service applies them under its
+ * locks): which orders may be paid, what they come to, what a late payment notice pays, and the
+ * recharge fee.
+ */
+
+/** The statuses an order may be paid from: unpaid, or a won lot unpaid past its due time. */
+export const PAYABLE_STATUSES = ['pending_payment', 'overdue'] as const
+
+export type PayRefusal = 'unknown' | 'not_yours' | 'not_payable' | 'expired'
+
+/**
+ * Why the caller may not pay this order now, or null. A mall order past its 30 minutes is as good
+ * as cancelled (the expiry job is on its way) unless its buyer chose bank remittance.
+ */
+export function payRefusal(
+  order: PayableOrder | undefined,
+  userId: number,
+  now: number,
+): PayRefusal | null {
+  if (!order) return 'unknown'
+  if (order.userId !== userId) return 'not_yours'
+  if (!(PAYABLE_STATUSES as readonly string[]).includes(order.status)) return 'not_payable'
+  if (
+    order.kind === 'mall' &&
+    order.dueAt !== null &&
+    order.dueAt <= now &&
+    order.payMethod !== 'remittance'
+  ) {
+    return 'expired'
+  }
+  return null
+}
+
+/** What each order charges, for the posting rule (packages/domain/src/postings.ts). */
+export const chargesOf = (orders: readonly PayableOrder[]): OrderCharge[] =>
+  orders.map((o) => ({ goods: o.goods, discount: o.discount, fee: o.fee }))
+
+/** What paying the orders takes: the sum of their totals (goods + fee − discount). */
+export const amountOf = (orders: readonly PayableOrder[]): number =>
+  orders.reduce((sum, o) => sum + o.total, 0)
+
+/**
+ * What a payment's money does when its notice arrives. It pays the orders that still wait for
+ * this payment — unpaid and pointing at it: an order the buyer meanwhile paid another way, or
+ * chose to pay with another payment, points elsewhere; a cancelled or expired one is no longer
+ * payable. Their totals are what they were when the payment was made (only a new payment changes
+ * an unpaid order's total). The rest of the money is credited to the buyer's balance: it was
+ * taken from them, and is never lost.
+ */
+export function noticeSettlement(
+  payment: { id: number; userId: number; amount: number },
+  orders: readonly PayableOrder[],
+): { pay: PayableOrder[]; credit: number } {
+  const pay = orders.filter(
+    (o) =>
+      o.userId === payment.userId &&
+      o.paymentId === payment.id &&
+      (PAYABLE_STATUSES as readonly string[]).includes(o.status),
+  )
+  const credit = payment.amount - amountOf(pay)
+  // Unreachable while the invariant above holds; if it ever broke, the whole amount is credited
+  // rather than orders paid for less than they cost.
+  if (credit < 0) return { pay: [], credit: payment.amount }
+  return { pay, credit }
+}
+
+/** The channel's fee on a recharge, paid on top by the user: rounded up to the fen. */
+export const rechargeFee = (amount: number, bps = RECHARGE_FEE_BPS): number =>
+  Math.ceil((amount * bps) / 10_000)
+
+/**
+ * Our trade number at the platform (`out_trade_no`, unique per merchant): `P<id>` for a payment of
+ * orders, `R<id>` for a recharge.
+ */
+export type TradeRef = { kind: 'payment' | 'recharge'; id: number }
+
+export const tradeNo = (ref: TradeRef): string => `${ref.kind === 'payment' ? 'P' : 'R'}${ref.id}`
+
+export function parseTradeNo(outTradeNo: string): TradeRef | null {
+  const match = /^([PR])([1-9]\d{0,9})$/.exec(outTradeNo)
+  if (!match) return null
+  const id = Number(match[2])
+  if (id > 2 ** 31 - 1) return null
+  return { kind: match[1] === 'P' ? 'payment' : 'recharge', id }
+}
