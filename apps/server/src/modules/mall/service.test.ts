@@ -44,14 +44,16 @@ function setup(items: Record<string, number> = { M100007: 7 }) {
   }
   const reads = {
     itemIdOf: vi.fn((productNo: string) => Promise.resolve(items[productNo])),
-    viewerOf: vi.fn(() => Promise.resolve({ watched: true, bought: 3 })),
+    watched: vi.fn(() => Promise.resolve(true)),
   }
+  const unitsHeld = vi.fn(() => Promise.resolve(3))
   const service = new MallService({
     clock: new FakeClock(NOW),
     watches: watches as unknown as MallWatchRepository,
     reads: reads as unknown as MallReads,
+    unitsHeld,
   })
-  return { service, watches, reads }
+  return { service, watches, reads, unitsHeld }
 }
 
 const codeOf = (promise: Promise<unknown>) =>
@@ -102,9 +104,10 @@ describe('MallService', () => {
     })
   })
 
-  it('gives an item page its viewer: the watch and the units bought', async () => {
-    const { service, reads } = setup()
+  it('gives an item page its viewer: the watch, and the units held as the orders module counts them', async () => {
+    const { service, reads, unitsHeld } = setup()
     expect(await service.viewerOf('M100007', 42)).toEqual({ watched: true, boughtByMe: 3 })
-    expect(reads.viewerOf).toHaveBeenCalledWith('M100007', 42)
+    expect(reads.watched).toHaveBeenCalledWith('M100007', 42)
+    expect(unitsHeld).toHaveBeenCalledWith('M100007', 42)
   })
 })

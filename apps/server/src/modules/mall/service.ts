@@ -9,6 +9,11 @@ export interface MallServiceDeps {
   clock: Clock
   watches: MallWatchRepository
   reads: MallReads
+  /**
+   * The units of an item the user holds in orders not cancelled: the orders module's figure, the
+   * one its per-user limit counts (app.ts passes it in), so the page and the limit agree.
+   */
+  unitsHeld: (productNo: string, userId: number) => Promise<number>
 }
 
 /** A caller's own view of a mall item: their watch and the units they hold in its orders. */
@@ -49,8 +54,11 @@ export class MallService {
   }
 
   async viewerOf(productNo: string, userId: number): Promise<MallViewer> {
-    const { watched, bought } = await this.deps.reads.viewerOf(productNo, userId)
-    return { watched, boughtByMe: bought }
+    const [watched, boughtByMe] = await Promise.all([
+      this.deps.reads.watched(productNo, userId),
+      this.deps.unitsHeld(productNo, userId),
+    ])
+    return { watched, boughtByMe }
   }
 
   private async requireItem(productNo: string): Promise<number> {

@@ -81,6 +81,17 @@ function setup(
     }
   }) as Transact
 
+  const unitsHeld = (userId: number, mallItemId: number) =>
+    state.orders
+      .filter(
+        (o) =>
+          o.userId === userId &&
+          o.mallItemId === mallItemId &&
+          o.kind === 'mall' &&
+          o.status !== 'cancelled',
+      )
+      .reduce((sum, o) => sum + o.quantity, 0)
+
   const orders = {
     lockMallItem: (_tx: Tx, productNo: string) => {
       log.push('lockItem')
@@ -88,17 +99,9 @@ function setup(
       return Promise.resolve(item && { ...item })
     },
     unitsHeld: (_tx: Tx, userId: number, mallItemId: number) =>
-      Promise.resolve(
-        state.orders
-          .filter(
-            (o) =>
-              o.userId === userId &&
-              o.mallItemId === mallItemId &&
-              o.kind === 'mall' &&
-              o.status !== 'cancelled',
-          )
-          .reduce((sum, o) => sum + o.quantity, 0),
-      ),
+      Promise.resolve(unitsHeld(userId, mallItemId)),
+    committedUnitsHeld: (userId: number, mallItemId: number) =>
+      Promise.resolve(unitsHeld(userId, mallItemId)),
     reserveStock: (_tx: Tx, mallItemId: number, quantity: number) => {
       log.push('reserveStock')
       const item = itemById(mallItemId)
@@ -212,6 +215,8 @@ function setup(
       const item = state.items.find((i) => i.productNo === productNo)
       return Promise.resolve(item && { ...item })
     },
+    mallItemId: (productNo: string) =>
+      Promise.resolve(state.items.find((i) => i.productNo === productNo)?.id),
   }
 
   const repo = orders as unknown as OrdersRepository
@@ -387,6 +392,20 @@ describe('MallOrderService per-user limit', () => {
     expect(await s.buy(ALICE, { quantity: 1 })).toMatchObject({
       status: 'LIMIT_EXCEEDED',
       left: 0,
+    })
+  })
+
+  it('shows the item page the units the limit counts', async () => {
+    const s = setup({ item: buildItem({ limitPerUser: 3 }) })
+    await s.buy(ALICE, { quantity: 2 })
+    const cancelled = await s.buy(ALICE, { quantity: 1 })
+    await s.service.cancel(ALICE, cancelled.orderId!)
+    await s.buy(BOB, { quantity: 1 })
+    expect(await s.service.unitsHeld('M100005', ALICE)).toBe(2)
+    expect(await s.service.unitsHeld('M999999', ALICE)).toBe(0)
+    expect(await s.buy(ALICE, { quantity: 2 })).toMatchObject({
+      status: 'LIMIT_EXCEEDED',
+      left: 3 - (await s.service.unitsHeld('M100005', ALICE)),
     })
   })
 

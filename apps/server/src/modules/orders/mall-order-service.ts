@@ -187,6 +187,15 @@ export class MallOrderService {
 
   // Reads.
 
+  /**
+   * The units of an item the user holds in orders not cancelled: the figure the per-user limit
+   * counts, read by the same query, for the item page (`boughtByMe`). 0 for an unknown item.
+   */
+  async unitsHeld(productNo: string, userId: number): Promise<number> {
+    const itemId = await this.deps.reads.mallItemId(productNo)
+    return itemId === undefined ? 0 : this.deps.orders.committedUnitsHeld(userId, itemId)
+  }
+
   /** The caller's orders pending payment (auction and mall), newest first. */
   async pendingOrders(userId: number): Promise<Order[]> {
     return (await this.deps.reads.pendingOf(userId)).map(toOrder)

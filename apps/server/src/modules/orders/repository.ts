@@ -78,7 +78,11 @@ export class OrdersRepository {
     )
   }
 
-  /** Units of an item the user holds in mall orders that are not cancelled (paid or not). */
+  /**
+   * Units of an item the user holds in mall orders that are not cancelled (paid or not): what the
+   * per-user limit counts, in the purchase's transaction, and what the item page shows (`tx` the
+   * database, as last committed), so the two cannot drift.
+   */
   async unitsHeld(tx: Tx, userId: number, mallItemId: number): Promise<number> {
     const row = await tx
       .selectFrom('orders')
@@ -90,6 +94,11 @@ export class OrdersRepository {
       .where('status', '!=', 'cancelled')
       .executeTakeFirst()
     return row?.units ?? 0
+  }
+
+  /** Units held as last committed, outside any transaction (the item page's `boughtByMe`). */
+  committedUnitsHeld(userId: number, mallItemId: number): Promise<number> {
+    return this.unitsHeld(this.db, userId, mallItemId)
   }
 
   /**
