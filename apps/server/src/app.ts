@@ -46,6 +46,22 @@ import { MallOrderService } from './modules/orders/mall-order-service'
 import { OrderReads } from './modules/orders/reads-repository'
 import { OrdersRepository } from './modules/orders/repository'
 import { orderRoutes } from './modules/orders/routes'
+import { orderPaymentsFor } from './modules/orders/order-payments'
+import { PayNotices } from './modules/payments/notices'
+import { notifyRoutes } from './modules/payments/notify-routes'
+import { RechargeService } from './modules/payments/recharge-service'
+import { PaymentsRepository } from './modules/payments/repository'
+import { paymentRoutes } from './modules/payments/routes'
+import { PaymentService } from './modules/payments/service'
+import {
+  listeningOrigin,
+  wechatPayClient,
+  type WechatPayTransport,
+  WXPAY_SANDBOX_PREFIX,
+} from './modules/payments/wechat-pay'
+import { wxpaySandboxRoutes } from './modules/sandbox/routes'
+import { httpDelivery, type NoticeDelivery, WxPaySandbox } from './modules/sandbox/wxpay-sandbox'
+import { type WechatPaySettings, wechatPaySettings } from './platform/config'
 import { passportRoutes } from './modules/passport/routes'
 import { searchRoutes } from './modules/search/routes'
 import { SearchService } from './modules/search/service'
@@ -95,6 +111,17 @@ export interface AppOptions {
    * it). Unset: a random one made once and kept in the settings table.
    */
   payPasswordPepper?: string
+  /**
+   * The messaging platform's pay (platform/config.ts; unset: the sandbox merchant outside
+   * production). `transport` is how our client reaches the platform and `noticeDelivery` how the
+   * sandbox reaches the notify URL — over HTTP by default, through `inject` in tests.
+   */
+  wechatPay?: Partial<WechatPaySettings> & {
+    transport?: WechatPayTransport
+    noticeDelivery?: NoticeDelivery
+    /** When the sandbox posts an unacknowledged notice again (default: 15 s, 15 s, 30 s, …). */
+    sandboxRetryDelaysMs?: number[]
+  }
   nonces?: NonceStore
   trustProxy?: boolean | number | string
   /** In-process by default; production passes the Redis-backed bus. */
@@ -213,6 +240,32 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     passwords: accounts,
     hasher: payPasswordHasher,
   })
+  // The messaging platform's pay (DESIGN §7): the real platform when configured, else the sandbox
+  // this server mounts, reached on its own port.
+  const wechatPay = { ...wechatPaySettings(options.env), ...options.wechatPay }
+  const wechat = wechatPayClient(wechatPay, () => listeningOrigin(app.server))
+  const paymentsRepo = new PaymentsRepository(database.dialect)
+  const payments = new PaymentService({
+    transact: transactor(database),
+    clock,
+    db: database.db,
+    payments: paymentsRepo,
+    orders: orderPaymentsFor(database, couponHoldsFor(database)),
+    ledger,
+    passwords: payPasswords,
+    wechat,
+    idempotency: new IdempotencyStore(database.db),
+    log: app.log,
+  })
+  const recharges = new RechargeService({
+    transact: transactor(database),
+    clock,
+    db: database.db,
+    payments: paymentsRepo,
+    ledger,
+    wechat,
+    idempotency: new IdempotencyStore(database.db),
+  })
   const bidding = new BiddingService({
     transact: transactor(database),
     clock,
@@ -291,6 +344,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     proxyTrusted: (options.trustProxy ?? false) !== false,
   })
 
+  // The platform's notices and its sandbox are not signed with our request HMAC.
+  await app.register(notifyRoutes, {
+    prefix: `${MAIN_PREFIX}/pay/notify`,
+    notices: new PayNotices({ check: (body) => wechat.checkNotice(body), payments, recharges }),
+  })
+  if (wechatPay.sandbox && wechatPay.key !== undefined) {
+    const sandbox = new WxPaySandbox(
+      { appId: wechatPay.appId, mchId: wechatPay.mchId, key: wechatPay.key },
+      wechatPay.noticeDelivery ?? httpDelivery(),
+      clock,
+      { log: app.log, retryDelaysMs: wechatPay.sandboxRetryDelaysMs },
+    )
+    await app.register(wxpaySandboxRoutes, { prefix: WXPAY_SANDBOX_PREFIX, sandbox })
+  }
+
   await app.register(
     async (main) => {
       const verify = signedRequestHook(MAIN_PREFIX, 'main', signing)
@@ -337,6 +405,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await main.register(biddingRoutes, { service: bidding })
       await main.register(orderRoutes, { service: mallOrders })
       await main.register(mallRoutes, { service: mall })
+      await main.register(paymentRoutes, { payments, recharges })
       await main.register(couponRoutes, { service: coupons })
       // Unknown paths are checked for a signature too, so they reveal nothing to strangers.
       main.setNotFoundHandler({ preHandler: verify }, (request, reply) =>
