@@ -114,10 +114,13 @@ export function getUsableCouponsForOrderQueryOptions(orderId: number) {
   })
 }
 
-/** Only while the payment screen has a mall order a coupon may go to. */
-export function useUsableCouponsForOrder(orderId: number | undefined) {
+/**
+ * Only while the payment screen has a mall order a coupon may go to, and not while it pays (the
+ * payment refreshes the coupons; asking for those of an order just paid would only be refused).
+ */
+export function useUsableCouponsForOrder(orderId: number | undefined, enabled = true) {
   return useQuery({
     ...getUsableCouponsForOrderQueryOptions(orderId ?? 0),
-    enabled: orderId !== undefined,
+    enabled: orderId !== undefined && enabled,
   })
 }

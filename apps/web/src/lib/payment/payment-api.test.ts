@@ -10,7 +10,9 @@ import { COUPONS_KEY, ORDERS_KEY, USER_STATISTICS_KEY } from '../orders/query-ke
 import { doPay, doPayMutationOptions } from './do-pay'
 import { getPayment, PAYMENT_POLL_MS, paymentQueryOptions, refreshAfterPaid } from './get-payment'
 import { PAYMENTS_KEY } from './query-keys'
+import { getRecharge, rechargeQueryOptions } from './get-recharge'
 import { createRecharge, rechargeFee } from './recharge'
+import { RECHARGES_KEY } from './query-keys'
 import { transferFunds, transferMutationOptions } from './transfer'
 
 /** The payment calls against a fake client that parses with each file's schema. */
@@ -276,5 +278,33 @@ describe('coupons for a placed order', () => {
     const key = getUsableCouponsForOrderQueryOptions(41).queryKey
     expect(key.slice(0, COUPONS_KEY.length)).toEqual([...COUPONS_KEY])
     expect(key).not.toEqual(getUsableCouponsForOrderQueryOptions(42).queryKey)
+  })
+})
+
+describe('one recharge', () => {
+  const recharge: Recharge = {
+    rechargeId: 3,
+    amount: 100_000,
+    fee: 600,
+    total: 100_600,
+    status: 'pending',
+  }
+
+  it('is read by id under the recharges root, polled only while pending in its window', async () => {
+    server.reply = recharge
+    await expect(getRecharge(3)).resolves.toEqual(recharge)
+    expect(lastCall()).toMatchObject({ path: '/user/recharge/3', defaultError: 'GET_INFO_FAILED' })
+    const queryClient = new QueryClient()
+    const at = (now: number, data: Recharge) => {
+      const options = rechargeQueryOptions(3, 10_000, () => now)
+      expect(options.queryKey).toEqual([...RECHARGES_KEY, 3])
+      queryClient.setQueryData(options.queryKey, data)
+      const interval = options.refetchInterval
+      if (typeof interval !== 'function') throw new Error('expected a function')
+      return interval(queryClient.getQueryCache().find({ queryKey: options.queryKey }) as never)
+    }
+    expect(at(1_000, recharge)).toBe(PAYMENT_POLL_MS)
+    expect(at(11_000, recharge)).toBe(false)
+    expect(at(1_000, { ...recharge, status: 'paid' })).toBe(false)
   })
 })
