@@ -312,6 +312,15 @@ export function creditDeposit(staff: Staff, user: TestUser, amount: number): Pro
   return staff.post(`/users/${user.userId}/deposit`, { amount })
 }
 
+/** Credits a collector's balance with cash taken at the counter (staff, DESIGN §9 "Money"). */
+export function creditBalance(
+  staff: Staff,
+  user: TestUser,
+  amount: number,
+): Promise<{ balance: number }> {
+  return staff.post(`/users/${user.userId}/balance`, { amount })
+}
+
 export interface MallItemInput {
   title: string
   price: number
