@@ -1,3 +1,4 @@
+import { MIN_TOTAL } from '@numisma/domain/coupons'
 import type { Database } from '../../platform/db'
 import type { Tx } from '../../platform/transactions'
 import type { PayableOrder, PayableOrders } from '../payments/ports'
@@ -46,7 +47,7 @@ export class OrderPayments implements PayableOrders {
     const claim = await holds.claim(tx, { userId: order.userId, userCouponId, line, now })
     if (!claim) return null
     // As placing an order does: never more than the goods, whatever the coupons module says.
-    const discount = Math.min(Math.max(0, claim.saving), order.goods)
+    const discount = Math.min(Math.max(0, claim.saving), order.goods - MIN_TOTAL)
     if (!(await payable.applyDiscount(tx, order.id, userCouponId, discount))) return null
     await holds.lock(tx, userCouponId, order.id)
     return { ...order, userCouponId, discount, total: order.goods + order.fee - discount }
