@@ -23,6 +23,10 @@ import { WatchRepository } from './modules/bidding/watch-repository'
 import { ListingRepository } from './modules/catalog/listing-repository'
 import { ListingService } from './modules/catalog/listing-service'
 import { CatalogRepository } from './modules/catalog/repository'
+import { sharpReceipts } from './modules/finance/receipt'
+import { BankingRepository } from './modules/finance/repository'
+import { bankingRoutes } from './modules/finance/routes'
+import { type BankingDeps, BankingService } from './modules/finance/service'
 import { FinanceService } from './modules/ledger/finance-service'
 import { financeRoutes } from './modules/ledger/routes'
 import { LedgerService } from './modules/ledger/service'
@@ -43,6 +47,8 @@ import { CouponRepository } from './modules/coupons/repository'
 import { couponRoutes } from './modules/coupons/routes'
 import { CouponService } from './modules/coupons/service'
 import { MallOrderService } from './modules/orders/mall-order-service'
+import { ForfeitService } from './modules/orders/overdue'
+import { OverdueRepository } from './modules/orders/overdue-repository'
 import { OrderReads } from './modules/orders/reads-repository'
 import { OrdersRepository } from './modules/orders/repository'
 import { orderRoutes } from './modules/orders/routes'
@@ -303,6 +309,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(mediaRoutes, { prefix: MEDIA_PREFIX })
 
   const staff = new StaffService(new StaffRepository(database.db), clock)
+  // Remittances, withdrawals and overdue winners judge deposit under the bids' exposure lock.
+  const heldDeposit: BankingDeps['heldDeposit'] = (tx, userId) => bidding.heldDeposit(tx, userId)
+  const banking = new BankingService({
+    transact: transactor(database),
+    clock,
+    banking: new BankingRepository(database.db, database.dialect),
+    ledger,
+    // A confirmed remittance pays the orders it names through payments' own path.
+    settlement: payments,
+    heldDeposit,
+    receipts: sharpReceipts,
+    idempotency: new IdempotencyStore(database.db),
+  })
+  const forfeits = new ForfeitService({
+    transact: transactor(database),
+    clock,
+    orders: new OverdueRepository(database.db, database.dialect),
+    ledger,
+    heldDeposit,
+    idempotency: new IdempotencyStore(database.db),
+  })
   const users = new UserService({
     users: new UserRepository(database.db),
     ledger,
@@ -327,6 +354,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       }),
       counter: new CounterService({ users, ledger }),
       coupons,
+      banking,
+      forfeits,
     },
   })
   const pushLimits = { ...DEFAULT_PUSH_LIMITS, ...options.push?.limits }
@@ -377,6 +406,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       )
       await main.register(passportRoutes, { service: passport, rateLimit: limits })
       await main.register(userRoutes, { service: users })
+      await main.register(bankingRoutes, { service: banking })
       await main.register(financeRoutes, {
         finance: new FinanceService({
           transact: transactor(database),

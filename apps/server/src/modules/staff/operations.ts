@@ -17,12 +17,18 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { ListingService } from '../catalog/listing-service'
 import type { CouponService } from '../coupons/service'
+import { bankingStaffRoutes } from '../finance/staff-routes'
+import type { BankingService } from '../finance/service'
+import { overdueStaffRoutes } from '../orders/overdue-routes'
+import type { ForfeitService } from '../orders/overdue'
 import type { CounterService } from './counter-service'
 
 export interface OperationsOptions {
   listings: ListingService
   counter: CounterService
   coupons: CouponService
+  banking: BankingService
+  forfeits: ForfeitService
 }
 
 const IdempotencyHeaders = z
@@ -32,9 +38,11 @@ const IdempotencyHeaders = z
 /** Operator calls of DESIGN §9: set up auctions and the mall, record cash paid at the counter. */
 export const operationsRoutes: FastifyPluginAsyncZod<OperationsOptions> = async (
   app,
-  { listings, counter, coupons },
+  { listings, counter, coupons, banking, forfeits },
 ) => {
   const tags = ['staff']
+  await app.register(bankingStaffRoutes, { banking })
+  await app.register(overdueStaffRoutes, { forfeits })
 
   app.post(
     '/specials',
