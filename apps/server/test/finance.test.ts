@@ -322,8 +322,8 @@ describe.each(databases)('finance on $name', (kind) => {
       }
       expect((await statistics(user)).counts).toMatchObject({
         pendingPayment: 5,
-        toShip: 0,
-        toReceive: 0,
+        waitingToShip: 0,
+        waitingToReceive: 0,
       })
       const statuses = ['paid', 'paid', 'delivery_applied', 'shipped', 'completed']
       for (const [i, status] of statuses.entries()) {
@@ -335,8 +335,8 @@ describe.each(databases)('finance on $name', (kind) => {
       }
       expect((await statistics(user)).counts).toMatchObject({
         pendingPayment: 0,
-        toShip: 3,
-        toReceive: 1,
+        waitingToShip: 3,
+        waitingToReceive: 1,
       })
     })
   })

@@ -13,9 +13,9 @@ export const UserCountsSchema = z.object({
   entrusted: z.number().int().optional(),
   pendingPayment: z.number().int().optional(),
   /** Orders paid or with delivery applied: waiting to ship, in storage (spec §4). */
-  toShip: z.number().int().optional(),
+  waitingToShip: z.number().int().optional(),
   /** Orders shipped, waiting to receive. */
-  toReceive: z.number().int().optional(),
+  waitingToReceive: z.number().int().optional(),
   coupons: z.number().int().optional(),
 })
 

@@ -68,8 +68,8 @@ describe('UserService.statistics', () => {
         entrusted: 1,
         pendingPayment: 0,
         coupons: 4,
-        toShip: 0,
-        toReceive: 0,
+        waitingToShip: 0,
+        waitingToReceive: 0,
       },
     })
   })
@@ -92,8 +92,8 @@ describe('UserService.statistics', () => {
       { orders: { paid: 2, delivery_applied: 1, shipped: 3, completed: 7, cancelled: 4 } },
     )
     const { counts } = await service.statistics(8)
-    expect(counts.toShip).toBe(3)
-    expect(counts.toReceive).toBe(3)
+    expect(counts.waitingToShip).toBe(3)
+    expect(counts.waitingToReceive).toBe(3)
   })
 
   it('treats a session whose user is gone as invalid', async () => {

@@ -36,8 +36,8 @@ export interface UserPayPasswords {
 
 /** Order groups of spec §4 the user centre counts, by the order statuses in each. */
 const ORDER_GROUPS = {
-  toShip: ['paid', 'delivery_applied'],
-  toReceive: ['shipped'],
+  waitingToShip: ['paid', 'delivery_applied'],
+  waitingToReceive: ['shipped'],
 } as const
 
 export interface UserDeps {
@@ -77,8 +77,8 @@ export class UserService {
       this.deps.mall.watchCount(userId),
       this.deps.payPasswords.isSet(userId),
       this.deps.users.orderCountsByStatus(userId, [
-        ...ORDER_GROUPS.toShip,
-        ...ORDER_GROUPS.toReceive,
+        ...ORDER_GROUPS.waitingToShip,
+        ...ORDER_GROUPS.waitingToReceive,
       ]),
     ])
     const inGroup = (statuses: readonly string[]) =>
@@ -99,8 +99,8 @@ export class UserService {
         // /myLike, where the counter leads, lists watched lots and mall items.
         watching: (counts.watching ?? 0) + mallWatches,
         coupons,
-        toShip: inGroup(ORDER_GROUPS.toShip),
-        toReceive: inGroup(ORDER_GROUPS.toReceive),
+        waitingToShip: inGroup(ORDER_GROUPS.waitingToShip),
+        waitingToReceive: inGroup(ORDER_GROUPS.waitingToReceive),
       },
     }
   }

@@ -10,8 +10,8 @@ export function OrderShortcuts({ counts }: { counts: UserStatistics['counts'] | 
   const { t } = useTranslation()
   const groups = [
     { tab: 'pay', icon: <PayCircleOutline />, count: counts?.pendingPayment },
-    { tab: 'ship', icon: <SendOutline />, count: counts?.toShip },
-    { tab: 'receive', icon: <TruckOutline />, count: counts?.toReceive },
+    { tab: 'ship', icon: <SendOutline />, count: counts?.waitingToShip },
+    { tab: 'receive', icon: <TruckOutline />, count: counts?.waitingToReceive },
     { tab: 'done', icon: <CheckCircleOutline />, count: undefined },
   ] as const
   return (
