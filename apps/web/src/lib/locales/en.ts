@@ -265,7 +265,7 @@ export const en: Messages = {
       title: 'Enter your payment password',
       lockedTitle: 'Balance payments locked',
       amount: 'Amount',
-      wrongLeft: 'Wrong payment password; {{count}} tries left',
+      wrongLeft: 'Wrong payment password; tries left: {{count}}',
       lockedUntil:
         'Too many wrong passwords: balance payments are locked until {{time}} (China time)',
       otherMethod: 'Pay another way',

@@ -16,13 +16,10 @@ import styles from './recharge-result.module.css'
 export function RechargeResult({
   rechargeId,
   cancelled,
-  onBack,
 }: {
   rechargeId: number
   /** The cashier says its sheet was cancelled (`wxpay=cancel`): no notice to wait for. */
   cancelled: boolean
-  /** Back where the recharge was wanted (a lot, a payment), once it is paid. */
-  onBack: (() => void) | undefined
 }) {
   const { t } = useTranslation()
   const [pollUntil, setPollUntil] = useState(() =>
@@ -66,11 +63,6 @@ export function RechargeResult({
           <b>{t('recharge.result.paid')}</b>
           <span>{t('recharge.result.paidNote', { amount })}</span>
         </div>
-        {onBack ? (
-          <Button size="small" color="primary" onClick={onBack} data-testid="recharge-result-back">
-            {t('recharge.back')}
-          </Button>
-        ) : null}
       </div>
     )
   }

@@ -207,6 +207,7 @@ function Outcome({
       <div className={styles.actions}>
         <Button
           color="primary"
+          shape="rounded"
           block
           loading={refreshing || polling}
           disabled={polling}

@@ -144,7 +144,6 @@ export function QuotaRechargePage() {
             key={rechargeId}
             rechargeId={rechargeId}
             cancelled={params.get('wxpay') === 'cancel'}
-            onBack={back}
           />
         ) : null}
         {user.data ? (
