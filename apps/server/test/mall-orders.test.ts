@@ -13,6 +13,7 @@ import { createTestApp, type Session, type TestApp } from './helpers/app'
 import { createLot, creditDeposit } from './helpers/auction'
 import { testDatabases } from './helpers/databases'
 import { buy, createMallItem, signInMany, type StaffCall, staffCaller } from './helpers/mall-orders'
+import { doPay, fundBalance, PAY_PASSWORD, payer } from './helpers/payments'
 
 /** Issue 8: buying from the mall, cancelling, expiry — on both databases, over HTTP. */
 const databases = await testDatabases()
@@ -91,7 +92,7 @@ describe.each(databases)('mall orders on $name', (kind) => {
       expect(placed.json()).toEqual({
         data: { status: 'SUCCESS', detail: PURCHASE_DETAILS.SUCCESS.zh, orderId },
       })
-      expect(await item(id)).toEqual({ stock: 1, sold: 2 })
+      expect(await item(id)).toEqual({ stock: 1, sold: 0 })
       expect(await ordersOf(id)).toEqual([
         expect.objectContaining({
           id: orderId,
@@ -125,7 +126,7 @@ describe.each(databases)('mall orders on $name', (kind) => {
       expect((await buy(t, bob, { productNo, quantity: 1 })).json()).toEqual({
         data: { status: 'OFF_SALE', detail: '商品已下架' },
       })
-      expect(await item(id)).toEqual({ stock: 1, sold: 2 })
+      expect(await item(id)).toEqual({ stock: 1, sold: 0 })
       expect(await ordersOf(id)).toHaveLength(1)
     })
 
@@ -171,7 +172,7 @@ describe.each(databases)('mall orders on $name', (kind) => {
       const orders = await ordersOf(id)
       expect(orders).toHaveLength(10)
       expect(new Set(orders.map((o) => o.user_id)).size).toBe(10)
-      expect(await item(id)).toEqual({ stock: 0, sold: 10 })
+      expect(await item(id)).toEqual({ stock: 0, sold: 0 })
     })
 
     it('holds one buyer to the per-user limit under 20 concurrent requests', async () => {
@@ -187,7 +188,7 @@ describe.each(databases)('mall orders on $name', (kind) => {
       }
       const orders = await ordersOf(id)
       expect(orders.reduce((sum, o) => sum + o.quantity, 0)).toBe(2)
-      expect(await item(id)).toEqual({ stock: 98, sold: 2 })
+      expect(await item(id)).toEqual({ stock: 98, sold: 0 })
 
       // A cancelled order's units no longer count; another buyer has their own limit.
       expect((await cancel(alice, orders[0]!.id)).statusCode).toBe(200)
@@ -223,8 +224,8 @@ describe.each(databases)('mall orders on $name', (kind) => {
         user_coupon_id: userCouponId,
       })
       expect(await userCoupon(userCouponId)).toEqual({ status: 'locked', order_id: orders[0]!.id })
-      const sold = await Promise.all(items.map((i) => item(i.id)))
-      expect(sold.map((s) => s.sold).sort()).toEqual([0, 1])
+      const shelves = await Promise.all(items.map((i) => item(i.id)))
+      expect(shelves.map((s) => s.stock).sort((a, b) => a - b)).toEqual([9, 10])
       const { productNo } = items[0]!
 
       // Below the coupon's threshold: refused, and nothing is written.
@@ -361,7 +362,7 @@ describe.each(databases)('mall orders on $name', (kind) => {
       expect((await buy(t, bob, { productNo, quantity: 1 }, bobKey)).json().data.status).toBe(
         'SUCCESS',
       )
-      expect(await item(id)).toEqual({ stock: 0, sold: 1 })
+      expect(await item(id)).toEqual({ stock: 0, sold: 0 })
       expect((await ordersOf(id)).map((o) => [o.user_id, o.status])).toEqual([
         [Number(alice.userId), 'cancelled'],
         [Number(bob.userId), 'pending_payment'],
@@ -386,7 +387,7 @@ describe.each(databases)('mall orders on $name', (kind) => {
       expect(new Set(results.map((r) => r.body)).size).toBe(1)
       expect(results[0]!.json().data.status).toBe('SUCCESS')
       expect(await ordersOf(id)).toHaveLength(2)
-      expect(await item(id)).toEqual({ stock: 7, sold: 3 })
+      expect(await item(id)).toEqual({ stock: 7, sold: 0 })
 
       const reused = await buy(t, alice, { productNo, quantity: 2 }, key)
       expect(reused.statusCode).toBe(422)
@@ -401,7 +402,7 @@ describe.each(databases)('mall orders on $name', (kind) => {
       const userCouponId = await receiveCoupon(alice)
       const { orderId } = (await buy(t, alice, { productNo, quantity: 3, userCouponId })).json()
         .data
-      expect(await item(id)).toEqual({ stock: 7, sold: 3 })
+      expect(await item(id)).toEqual({ stock: 7, sold: 0 })
 
       expect((await cancel(bob, orderId)).statusCode).toBe(404)
       expect((await cancel(alice, 999_999)).statusCode).toBe(404)
@@ -472,7 +473,7 @@ describe.each(databases)('mall orders on $name', (kind) => {
         .data
       t.clock.advance(29 * MINUTE)
       expect((await expiry().sweep()).includes(orderId)).toBe(false)
-      expect(await item(id)).toEqual({ stock: 8, sold: 2 })
+      expect(await item(id)).toEqual({ stock: 8, sold: 0 })
 
       t.clock.advance(2 * MINUTE)
       expect(await expiry().sweep()).toContain(orderId)
@@ -497,7 +498,7 @@ describe.each(databases)('mall orders on $name', (kind) => {
         expect(res.json().data.status).toBe('SUCCESS')
         placed.push(res.json().data.orderId)
       }
-      expect(await item(id)).toEqual({ stock: 4, sold: 36 })
+      expect(await item(id)).toEqual({ stock: 4, sold: 0 })
       t.clock.advance(31 * MINUTE)
 
       const [first, second] = await Promise.all([expiry().sweep(), expiry().sweep()])
@@ -583,7 +584,7 @@ describe.each(databases)('mall orders on $name', (kind) => {
         [later[0], 'cancelled'],
         [later[1], 'cancelled'],
       ])
-      expect(await item(id)).toEqual({ stock: 8, sold: 2 })
+      expect(await item(id)).toEqual({ stock: 8, sold: 0 })
       expect(await userCoupon(poisonedCoupon)).toEqual({ status: 'locked', order_id: poisoned })
 
       broken = false
@@ -606,7 +607,7 @@ describe.each(databases)('mall orders on $name', (kind) => {
       t.clock.advance(2 * 60 * MINUTE)
       expect(await expiry().sweep()).not.toContain(orderId)
       expect((await ordersOf(id))[0]).toMatchObject({ status: 'pending_payment' })
-      expect(await item(id)).toEqual({ stock: 9, sold: 1 })
+      expect(await item(id)).toEqual({ stock: 9, sold: 0 })
     })
   })
 
@@ -689,9 +690,18 @@ describe.each(databases)('mall orders on $name', (kind) => {
       expect(await count()).toBe(0)
     })
 
-    it('shows an item’s purchases newest first, buyers masked but for me, cancelled left out', async () => {
-      const { productNo } = await createMallItem(admin, { stock: 50 })
-      const [erin, frank] = [await t.signIn(), await t.signIn()]
+    it('shows an item’s deals (paid purchases) newest first, buyers masked but for me; 已售 counts paid units', async () => {
+      const { id, productNo } = await createMallItem(admin, { stock: 50 })
+      const [erin, frank] = [await payer(t), await payer(t)]
+      const payFor = async (as: Session, orderId: number) => {
+        await fundBalance(t, as.userId, 1_000_000 * YUAN)
+        const paid = await doPay(t, as, {
+          orderIds: [orderId],
+          method: 'balance',
+          payPassword: PAY_PASSWORD,
+        })
+        expect(paid.json().data.status, paid.body).toBe('PAID')
+      }
       const displayOf = async (u: Session) =>
         (
           await t.database.db
@@ -700,12 +710,15 @@ describe.each(databases)('mall orders on $name', (kind) => {
             .where('id', '=', Number(u.userId))
             .executeTakeFirstOrThrow()
         ).display
-      await buy(t, erin, { productNo, quantity: 2 })
+      await payFor(erin, (await buy(t, erin, { productNo, quantity: 2 })).json().data.orderId)
       t.clock.advance(1000)
       const dropped = (await buy(t, frank, { productNo, quantity: 5 })).json().data.orderId
       await cancel(frank, dropped)
+      // Unpaid: not a deal yet, and not sold.
+      await buy(t, erin, { productNo, quantity: 3 })
       t.clock.advance(1000)
-      await buy(t, frank, { productNo, quantity: 1 })
+      await payFor(frank, (await buy(t, frank, { productNo, quantity: 1 })).json().data.orderId)
+      expect(await item(id)).toEqual({ stock: 44, sold: 3 })
 
       const records = async (query = '', as?: Session) =>
         (

@@ -422,7 +422,8 @@ export function generateMallItems(
       ...fields,
       price: Math.max(100, Math.round(priceFen / 1000) * 1000),
       stock: rng.int(1, 20),
-      sold: rng.int(0, 60),
+      // 已售 counts units paid for here; a new shop has sold none (its records would be empty).
+      sold: 0,
       limit_per_user: rng.chance(0.3) ? rng.int(1, 3) : null,
     }
   })
@@ -458,7 +459,7 @@ function supplyItem(t: SupplyTemplate, rng: Rng, seed: number) {
     export_banned: 0,
     price: rng.int(low, high) * 100,
     stock: rng.int(20, 200),
-    sold: rng.int(0, 300),
+    sold: 0,
   }
 }
 

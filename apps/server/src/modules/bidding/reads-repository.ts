@@ -122,7 +122,7 @@ export class BiddingReads {
         .selectFrom('orders')
         .select((eb) => eb.fn.countAll<number | string>().as('n'))
         .where('user_id', '=', userId)
-        .where('status', '=', 'pending_payment')
+        .where('status', 'in', ['pending_payment', 'overdue'])
         .executeTakeFirst(),
     ])
     return {

@@ -145,6 +145,24 @@ export class PayableRepository {
       .where('id', 'in', [...orderIds])
       .where('status', 'in', PAYABLE_STATUSES)
       .executeTakeFirst()
+    // 已售 counts units paid for: the mall items of the orders this payment just paid.
+    const paidMall = await tx
+      .selectFrom('orders')
+      .select(['mall_item_id', 'quantity'])
+      .where('id', 'in', [...orderIds])
+      .where('payment_id', '=', paid.paymentId)
+      .where('status', '=', 'paid')
+      .where('kind', '=', 'mall')
+      .orderBy('mall_item_id')
+      .execute()
+    for (const order of paidMall) {
+      if (order.mall_item_id === null) continue
+      await tx
+        .updateTable('mall_items')
+        .set((eb) => ({ sold: eb('sold', '+', order.quantity) }))
+        .where('id', '=', order.mall_item_id)
+        .execute()
+    }
     return Number(updated.numUpdatedRows)
   }
 }

@@ -2,6 +2,9 @@ import type { Kysely } from 'kysely'
 import type { DB } from '../../platform/schema'
 import type { LockedMallItem } from './repository'
 
+/** An order is a deal (成交) once paid, whatever happens to its delivery after. */
+const DEAL_STATUSES = ['paid', 'delivery_applied', 'shipped', 'completed']
+
 /** A mall item read outside any transaction: the same fields a purchase judges under its lock. */
 export type MallItemSnapshot = LockedMallItem
 
@@ -45,12 +48,15 @@ export class OrderReads {
 
   /** The user's orders pending payment, newest first. */
   pendingOf(userId: number) {
-    return this.orderRows()
-      .where('orders.user_id', '=', userId)
-      .where('orders.status', '=', 'pending_payment')
-      .orderBy('orders.created_at', 'desc')
-      .orderBy('orders.id', 'desc')
-      .execute()
+    return (
+      this.orderRows()
+        .where('orders.user_id', '=', userId)
+        // Overdue won lots can still be paid (DESIGN §4) and are listed with the rest.
+        .where('orders.status', 'in', ['pending_payment', 'overdue'])
+        .orderBy('orders.created_at', 'desc')
+        .orderBy('orders.id', 'desc')
+        .execute()
+    )
   }
 
   /** Every order of the user, whatever its status, newest first. */
@@ -95,13 +101,13 @@ export class OrderReads {
     return row?.id
   }
 
-  /** One page of an item's purchases that were not cancelled, newest first, and how many in all. */
+  /** One page of an item's paid purchases (deals), newest first, and how many in all. */
   async purchaseRecords(mallItemId: number, page: { offset: number; limit: number }) {
     const live = this.db
       .selectFrom('orders')
       .where('orders.mall_item_id', '=', mallItemId)
       .where('orders.kind', '=', 'mall')
-      .where('orders.status', '!=', 'cancelled')
+      .where('orders.status', 'in', DEAL_STATUSES)
     const [rows, total] = await Promise.all([
       live
         .innerJoin('users', 'users.id', 'orders.user_id')

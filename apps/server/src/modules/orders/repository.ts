@@ -116,14 +116,14 @@ export class OrdersRepository {
     )
   }
 
-  /** Takes units off the shelf; false, and nothing changed, when fewer are left. */
+  /**
+   * Takes units off the shelf; false, and nothing changed, when fewer are left. `sold` counts paid
+   * units and moves when an order is paid, not here.
+   */
   async reserveStock(tx: Tx, mallItemId: number, quantity: number): Promise<boolean> {
     const updated = await tx
       .updateTable('mall_items')
-      .set((eb) => ({
-        stock: eb('stock', '-', quantity),
-        sold: eb('sold', '+', quantity),
-      }))
+      .set((eb) => ({ stock: eb('stock', '-', quantity) }))
       .where('id', '=', mallItemId)
       .where('stock', '>=', quantity)
       .executeTakeFirst()
@@ -134,10 +134,7 @@ export class OrdersRepository {
   async returnStock(tx: Tx, mallItemId: number, quantity: number): Promise<void> {
     await tx
       .updateTable('mall_items')
-      .set((eb) => ({
-        stock: eb('stock', '+', quantity),
-        sold: eb('sold', '-', quantity),
-      }))
+      .set((eb) => ({ stock: eb('stock', '+', quantity) }))
       .where('id', '=', mallItemId)
       .execute()
   }
