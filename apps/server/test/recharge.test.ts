@@ -1,4 +1,5 @@
-import { RECHARGE_FEE_BPS, RechargeSchema } from '@numisma/contracts/account'
+import { RechargeSchema } from '@numisma/contracts/account'
+import { RECHARGE_FEE_BPS } from '@numisma/domain/fees'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { parseXml, signed, toXml, wxSign } from '../src/modules/payments/wechat-pay-protocol'
 import { SANDBOX_WECHAT_PAY } from '../src/platform/config'

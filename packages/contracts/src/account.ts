@@ -59,8 +59,6 @@ export type Balances = z.infer<typeof BalancesSchema>
 
 /** `PATCH /user/recharge/@finance`. */
 export const RechargeRequestSchema = z.object({ amount: Amount })
-/** The channel's fee rate in basis points (0.6 %), paid by the user on top of the amount. */
-export const RECHARGE_FEE_BPS = 60
 export const RechargeSchema = z.object({
   rechargeId: z.number().int(),
   amount: Fen,

@@ -13,3 +13,11 @@ export const AUCTION_PAYMENT_DAYS = 3
 
 /** An unpaid mall order is cancelled this long after it was placed (DESIGN §5). */
 export const MALL_PAYMENT_MINUTES = 30
+
+/** The messaging-app channel's fee on a deposit recharge, in basis points (0.6 %). */
+export const RECHARGE_FEE_BPS = 60
+
+/** The channel's fee on a recharge, paid on top by the user: rounded up to the fen. */
+export function rechargeFee(amount: number, bps = RECHARGE_FEE_BPS): number {
+  return Math.ceil((amount * bps) / 10_000)
+}

@@ -6,7 +6,8 @@ import { type IdempotencyStore, requestHash } from '../../platform/idempotency'
 import type { Transact, Tx } from '../../platform/transactions'
 import type { LedgerService } from '../ledger/service'
 import type { PaymentsRepository, RechargeRow } from './repository'
-import { rechargeFee, tradeNo } from './rules'
+import { rechargeFee } from '@numisma/domain/fees'
+import { tradeNo } from './rules'
 import type { PayNotice, WechatPayClient } from './wechat-pay'
 
 export interface RechargeDeps {

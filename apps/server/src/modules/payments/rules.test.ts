@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { PayableOrder } from './ports'
-import { noticeSettlement, parseTradeNo, payRefusal, rechargeFee, tradeNo } from './rules'
+import { rechargeFee } from '@numisma/domain/fees'
+import { noticeSettlement, parseTradeNo, payRefusal, tradeNo } from './rules'
 
 const NOW = Date.UTC(2026, 10, 23, 2, 0, 0)
 

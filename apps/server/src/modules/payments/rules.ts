@@ -1,4 +1,3 @@
-import { RECHARGE_FEE_BPS } from '@numisma/contracts/account'
 import type { OrderCharge } from '@numisma/domain/postings'
 import type { PayableOrder } from './ports'
 
@@ -68,10 +67,6 @@ export function noticeSettlement(
   if (credit < 0) return { pay: [], credit: payment.amount }
   return { pay, credit }
 }
-
-/** The channel's fee on a recharge, paid on top by the user: rounded up to the fen. */
-export const rechargeFee = (amount: number, bps = RECHARGE_FEE_BPS): number =>
-  Math.ceil((amount * bps) / 10_000)
 
 /**
  * Our trade number at the platform (`out_trade_no`, unique per merchant): `P<id>` for a payment of

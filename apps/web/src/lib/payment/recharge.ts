@@ -4,17 +4,12 @@ import {
   useQueryClient,
   type QueryClient,
 } from '@tanstack/react-query'
-import { RECHARGE_FEE_BPS, RechargeSchema, type Recharge } from '@numisma/contracts/account'
+import { RechargeSchema, type Recharge } from '@numisma/contracts/account'
 import { neverSent, request } from '../api-client'
 import { RECHARGES_KEY } from './query-keys'
 
-/**
- * The channel's fee on a recharge, shown before paying: RECHARGE_FEE_BPS of the amount, rounded up
- * to the fen, paid on top of the amount (the deposit grows by the amount itself).
- */
-export function rechargeFee(amount: number, bps = RECHARGE_FEE_BPS): number {
-  return Math.ceil((amount * bps) / 10_000)
-}
+/** The channel's fee, shown before paying: the same rule the server charges by. */
+export { rechargeFee } from '@numisma/domain/fees'
 
 /**
  * PATCH /user/recharge/@finance (spec §7 "recharge fee"): a recharge order for `amount` fen of

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { RECHARGE_FEE_BPS } from '@numisma/contracts/account'
+import { RECHARGE_FEE_BPS } from '@numisma/domain/fees'
 import { formatFen } from '@numisma/contracts/money'
 import { DEFAULT_QUOTA_MULTIPLIER } from '@numisma/domain/quota'
 import { Button, Input, Selector } from 'antd-mobile'
