@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import type { MallCoupon } from '@numisma/contracts/mall'
 import { Button, Popup } from 'antd-mobile'
 import { RightOutline } from 'antd-mobile-icons'
@@ -10,6 +10,7 @@ import { inBackground } from '../../../lib/background'
 import { readSession } from '../../../lib/cookies'
 import { signInUrl } from '../../../lib/guard'
 import { useMallCoupons, useReceiveCoupon } from '../../../lib/mall/coupons'
+import { oneAtATime } from '../../../lib/one-at-a-time'
 import { showSuccess } from '../../../lib/toast'
 import styles from './coupon-receive.module.css'
 import { receiveState } from './receive-state'
@@ -68,19 +69,22 @@ function ReceiveTicket({ coupon }: { coupon: MallCoupon }) {
   const receive = useReceiveCoupon()
   const state = receiveState(coupon)
   const busy = receive.isPending
+  // A double tap must receive one coupon: isPending is not re-rendered between two quick taps.
+  const receiving = useRef(false)
 
   const onReceive = async () => {
     if (readSession() === null) {
       window.location.assign(signInUrl(location.pathname + location.search))
       return
     }
-    if (busy) return
-    try {
-      await receive.mutateAsync(coupon.id)
-      showSuccess(t('coupon.receivedToast'))
-    } catch {
-      // request() has toasted the server's reason (COUPON_GONE, COUPON_LIMIT); the lists refetch.
-    }
+    await oneAtATime(receiving, async () => {
+      try {
+        await receive.mutateAsync(coupon.id)
+        showSuccess(t('coupon.receivedToast'))
+      } catch {
+        // request() has toasted the server's reason (COUPON_GONE, COUPON_LIMIT); the lists refetch.
+      }
+    })
   }
 
   const canReceive = state === 'receive' || state === 'again'
