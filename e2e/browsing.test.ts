@@ -30,16 +30,19 @@ describe('browsing', () => {
     await page.locator('[data-testid=buying-list] [data-testid=lot-card]').first().waitFor()
 
     // Scroll until the last special is on screen, well below the top.
-    await page.evaluate(`(() => {
+    // Other journeys add specials of one lot to the same server: take the last with a second lot.
+    const withLots = await page.evaluate(`(() => {
       const body = document.querySelector('[data-testid=page-body]')
-      const last = [...document.querySelectorAll('[data-special-id]')].at(-1)
+      const all = [...document.querySelectorAll('[data-special-id]')]
+      const last = all.filter((s) => Number(s.getAttribute('data-lot-count')) >= 2).at(-1)
       body.scrollTop += last.getBoundingClientRect().top - 300
+      return last.getAttribute('data-special-id')
     })()`)
     await page.waitForTimeout(300)
     const before = await bodyScrollTop(page)
     expect(before).toBeGreaterThan(400)
 
-    const special = page.locator('[data-special-id]').last()
+    const special = page.locator(`[data-special-id="${String(withLots)}"]`).first()
     const specialId = await special.getAttribute('data-special-id')
     await special.click()
     await page.waitForURL((url) => url.pathname === '/specialDetail')

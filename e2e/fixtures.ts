@@ -6,6 +6,7 @@ import path from 'node:path'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { z } from 'zod'
 import { inject } from 'vitest'
+import { E2E_ADMIN_PASSWORD, staffLogin } from './global-setup'
 
 /** Journeys run in Debian's Chromium at a phone's size (375×812), as a collector would. */
 export const PHONE = { width: 375, height: 812 }
@@ -205,23 +206,19 @@ export function bidAs(
 
 /* Staff (DESIGN §9): a staff session cookie, not HMAC-signed. */
 
-export const E2E_ADMIN_PASSWORD = 'e2e-admin-password'
+export { E2E_ADMIN_PASSWORD }
 
 export interface Staff {
   post<T>(path: string, body: unknown): Promise<T>
 }
 
+/**
+ * Acts as staff: with the run's one staff session (global-setup signs in once, as staff logins
+ * are rate-limited), or a session of its own for another password.
+ */
 export async function staffSession(password = E2E_ADMIN_PASSWORD): Promise<Staff> {
-  const res = await fetch(`${baseUrl()}/svc/main/admin/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password }),
-  })
-  await dataOf(res)
-  const cookie = res.headers
-    .getSetCookie()
-    .map((line) => line.split(';')[0])
-    .join('; ')
+  const cookie =
+    password === E2E_ADMIN_PASSWORD ? inject('staffCookie') : await staffLogin(baseUrl(), password)
   return {
     post: <T>(path: string, body: unknown) =>
       dataOf<T>(

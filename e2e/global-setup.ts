@@ -11,6 +11,9 @@ import type { TestProject } from 'vitest/node'
  */
 const root = path.resolve(import.meta.dirname, '..')
 
+/** The staff password the e2e server is started with. */
+export const E2E_ADMIN_PASSWORD = 'e2e-admin-password'
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer()
@@ -58,7 +61,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       NUMISMA_ENV: 'development',
       DATABASE_URL: '',
       LOG_LEVEL: 'warn',
-      NUMISMA_ADMIN_PASSWORD: 'e2e-admin-password',
+      NUMISMA_ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -67,6 +70,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const baseUrl = `http://127.0.0.1:${port}`
   await waitForHealth(baseUrl, child, () => output)
   project.provide('baseUrl', baseUrl)
+  // One staff sign-in for the whole run: staff logins are rate-limited (10 a window), and every
+  // journey that lists an item or a coupon acts as staff.
+  project.provide('staffCookie', await staffLogin(baseUrl, E2E_ADMIN_PASSWORD))
 
   return async () => {
     child.kill('SIGTERM')
@@ -75,8 +81,23 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
 }
 
+/** The cookie of a staff session (`admin`), signed in with `password`. */
+export async function staffLogin(baseUrl: string, password: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/svc/main/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password }),
+  })
+  if (!res.ok) throw new Error(`staff login → ${res.status} ${await res.text()}`)
+  return res.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ')
+}
+
 declare module 'vitest' {
   export interface ProvidedContext {
+    staffCookie: string
     baseUrl: string
   }
 }

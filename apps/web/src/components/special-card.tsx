@@ -15,6 +15,7 @@ export function SpecialCard({ special }: { special: SpecialSummary }) {
       className={styles.card}
       to={`/specialDetail?id=${special.id}`}
       data-special-id={special.id}
+      data-lot-count={special.lotCount}
     >
       <div className={styles.cover}>
         <img src={special.cover} alt={special.title} loading="lazy" decoding="async" />
