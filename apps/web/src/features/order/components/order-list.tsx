@@ -1,9 +1,11 @@
 import { PullToRefresh, Skeleton, Tabs } from 'antd-mobile'
+import { useKeepAliveContext } from 'keepalive-for-react'
 import { useTranslation } from 'react-i18next'
 import { useSearchParams } from 'react-router'
 import { EmptyState } from '../../../components/empty-state'
 import { LoadFailed } from '../../../components/load-failed'
 import { PageFrame } from '../../../components/page-frame'
+import { useRecheckAtExpiry } from '../../../lib/orders/expiry-recheck'
 import { useAllOrders } from '../../../lib/orders/get-all-orders'
 import { usePendingOrders } from '../../../lib/orders/get-pending-orders'
 import { OrderCard } from './order-card'
@@ -24,6 +26,14 @@ export function OrderList() {
   const list = tab === 'pay' ? pending : all
   const shown = tab === 'pay' ? pending.data : all.data && ordersOfTab(tab, all.data)
   const payCount = pending.data?.length ?? 0
+  const { active } = useKeepAliveContext()
+  // An unpaid order whose countdown reaches zero is looked at again once the server cancelled it.
+  const loaded = (tab === 'pay' ? [pending] : [pending, all]).filter((q) => q.data !== undefined)
+  useRecheckAtExpiry(
+    loaded.length === 0 ? undefined : loaded.flatMap((q) => q.data ?? []),
+    Math.min(...loaded.map((q) => q.dataUpdatedAt)),
+    active,
+  )
 
   return (
     <PageFrame>
