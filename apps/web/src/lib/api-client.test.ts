@@ -5,7 +5,7 @@ import type { ClientConfig } from '@numisma/contracts/client-config'
 import { LOGIN_COOKIES } from '@numisma/contracts/cookies'
 import { errorText } from '@numisma/contracts/errors'
 import { hmacSignature, parseAuthorization, xSign } from '@numisma/contracts/signing'
-import { ApiError, buildUrl, createApiClient, type ApiClientDeps } from './api-client'
+import { ApiError, buildUrl, createApiClient, isNotFound, type ApiClientDeps } from './api-client'
 import { memoryCookies } from './cookies'
 
 const CONFIG: ClientConfig = {
@@ -201,6 +201,19 @@ describe('request', () => {
       client.request({ path: '/x', defaultError: 'REQUEST_FAILED', silent: true }),
     ).rejects.toThrow('m')
     expect(deps.toast).not.toHaveBeenCalled()
+  })
+
+  it('does not toast the failures a silent predicate picks, and toasts the others', async () => {
+    const replies = [json(404, { code: 'NOT_FOUND', message: '内容不存在' }), json(500, {})]
+    const { deps, client } = setup({ fetch: vi.fn(() => Promise.resolve(replies.shift()!)) })
+    const ask = () =>
+      client.request({ path: '/x', defaultError: 'GET_ITEM_INFO_FAILED', silent: isNotFound })
+    const missing = await ask().catch((error: unknown) => error)
+    expect(isNotFound(missing)).toBe(true)
+    expect(deps.toast).not.toHaveBeenCalled()
+    const broken = await ask().catch((error: unknown) => error)
+    expect(isNotFound(broken)).toBe(false)
+    expect(deps.toast).toHaveBeenCalledWith(errorText('GET_ITEM_INFO_FAILED', 'zh'))
   })
 
   it('gives up after the timeout with the TIMEOUT toast', async () => {

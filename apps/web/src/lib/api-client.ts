@@ -26,8 +26,11 @@ export interface RequestOptions<T> {
   defaultError: ErrorCode
   /** Checks and types `data`; a mismatch is a failure with the default error. */
   schema?: { parse(value: unknown): T }
-  /** Do not toast a failure (the caller shows it its own way). */
-  silent?: boolean
+  /**
+   * Do not toast a failure (the caller shows it its own way): every failure, or those a predicate
+   * picks, e.g. `isNotFound` for a page that says "does not exist" instead.
+   */
+  silent?: boolean | ((error: ApiError) => boolean)
   idempotencyKey?: string
   signal?: AbortSignal
 }
@@ -52,6 +55,15 @@ export class ApiError extends Error {
     this.status = status
     this.details = details
   }
+}
+
+/** True for the server's 404: what was asked for does not exist (a page shows it, not a toast). */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404
+}
+
+function isSilent(options: Pick<RequestOptions<unknown>, 'silent'>, error: ApiError): boolean {
+  return typeof options.silent === 'function' ? options.silent(error) : options.silent === true
 }
 
 /** True when a call never reached the server (offline, aborted): nothing there changed. */
@@ -102,8 +114,9 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       details?: Record<string, unknown>,
     ) => {
       if (status === 401 || status === 403) clearLoginCookies(deps.cookies)
-      if (!options.silent) deps.toast(message)
-      return new ApiError(code, status, message, details)
+      const error = new ApiError(code, status, message, details)
+      if (!isSilent(options, error)) deps.toast(message)
+      return error
     }
 
     const method = options.method ?? 'GET'
@@ -184,8 +197,9 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       return options.schema.parse(value)
     } catch {
       const text = errorText(options.defaultError, toLocale(deps.language()))
-      if (!options.silent) deps.toast(text)
-      throw new ApiError(options.defaultError, 200, text)
+      const error = new ApiError(options.defaultError, 200, text)
+      if (!isSilent(options, error)) deps.toast(text)
+      throw error
     }
   }
 

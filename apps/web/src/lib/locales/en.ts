@@ -465,6 +465,7 @@ export const en: Messages = {
     records: 'Sales',
     couponsEntry: 'Coupons',
     couponsTitle: 'Get coupons',
+    notFound: 'This item does not exist or is no longer on sale',
   },
   buy: {
     buyNow: 'Buy now',

@@ -445,6 +445,7 @@ export const zhCN = {
     records: '成交记录',
     couponsEntry: '领券',
     couponsTitle: '领取优惠券',
+    notFound: '商品不存在或已下架',
   },
   buy: {
     buyNow: '立即购买',

@@ -15,16 +15,20 @@ import {
   type ReceivedCoupon,
   type UsableCoupon,
 } from '@numisma/contracts/mall'
-import { neverSent, request } from '../api-client'
+import { isNotFound, neverSent, request } from '../api-client'
 import { listOf } from '../list-of'
 import { COUPONS_KEY } from '../orders/query-keys'
 
-/** GET /mallproduct/getMallCoupons/{productNo}: the coupons a buyer may receive on an item page. */
+/**
+ * GET /mallproduct/getMallCoupons/{productNo}: the coupons a buyer may receive on an item page.
+ * A 404 (no such item) is not toasted: the item page says so itself.
+ */
 export function getMallCoupons(productNo: string): Promise<MallCoupon[]> {
   return request({
     path: `/mallproduct/getMallCoupons/${encodeURIComponent(productNo)}`,
     defaultError: 'GET_LIST_FAILED',
     schema: listOf(MallCouponSchema),
+    silent: isNotFound,
   })
 }
 

@@ -1,13 +1,17 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { MallItemDetailSchema, type MallItemDetail } from '@numisma/contracts/catalog'
-import { request } from '../api-client'
+import { isNotFound, request } from '../api-client'
 
-/** GET /mallproduct/getMallByProductNo/{productNo}: one mall item. */
+/**
+ * GET /mallproduct/getMallByProductNo/{productNo}: one mall item. A 404 is not toasted: the pages
+ * say the item does not exist (isNotFound) rather than "load failed"; other failures are.
+ */
 export function getMallItem(productNo: string): Promise<MallItemDetail> {
   return request({
     path: `/mallproduct/getMallByProductNo/${encodeURIComponent(productNo)}`,
     defaultError: 'GET_ITEM_INFO_FAILED',
     schema: MallItemDetailSchema,
+    silent: isNotFound,
   })
 }
 

@@ -19,7 +19,7 @@ import {
   receiveCouponMutationOptions,
 } from './coupons'
 import { createOrder, createOrderMutationOptions, purchaseMessage } from './create-order'
-import { getMallItemQueryOptions } from './get-mall-item'
+import { getMallItem, getMallItemQueryOptions } from './get-mall-item'
 import {
   getPurchaseRecords,
   getPurchaseRecordsQueryOptions,
@@ -108,6 +108,20 @@ describe('coupon calls', () => {
     })
     server.reply = [{ ...buildMallCoupon(), left: '40' }]
     await expect(getMallCoupons('M1')).rejects.toThrow()
+  })
+
+  it('an item and its coupons leave a 404 untoasted (the page says not found), not other failures', async () => {
+    server.failure = new ApiError('NOT_FOUND', 404, '内容不存在')
+    await expect(getMallItem('M999999')).rejects.toBe(server.failure)
+    await expect(getMallCoupons('M999999')).rejects.toBe(server.failure)
+    for (const { silent } of server.calls) {
+      expect(typeof silent).toBe('function')
+      const quiet = silent as (error: ApiError) => boolean
+      expect(quiet(new ApiError('NOT_FOUND', 404, '内容不存在'))).toBe(true)
+      expect(quiet(new ApiError('GET_ITEM_INFO_FAILED', 500, '加载失败'))).toBe(false)
+      expect(quiet(new ApiError('TIMEOUT', 0, '请求超时'))).toBe(false)
+    }
+    expect(server.calls).toHaveLength(2)
   })
 
   it('POST receiveCoupon: the new coupon’s id', async () => {

@@ -1,8 +1,11 @@
 import { PullToRefresh } from 'antd-mobile'
+import { useTranslation } from 'react-i18next'
 import { DetailSkeleton } from '../../../components/detail-skeleton'
+import { EmptyState } from '../../../components/empty-state'
 import { itemPageBodyClassName } from '../../../components/item-detail'
 import { LoadFailed } from '../../../components/load-failed'
 import { PageFrame } from '../../../components/page-frame'
+import { isNotFound } from '../../../lib/api-client'
 import { useMallCoupons } from '../../../lib/mall/coupons'
 import { useMallItem } from '../../../lib/mall/get-mall-item'
 import { BuyBar } from '../components/buy-bar'
@@ -12,6 +15,7 @@ import styles from './mall-item-page.module.css'
 
 /** /productDetail?productNo=<no>: a mall item (app/product-detail-route.tsx picks this page). */
 export function MallItemPage({ productNo }: { productNo: string }) {
+  const { t } = useTranslation()
   const item = useMallItem(productNo)
   const coupons = useMallCoupons(productNo)
   return (
@@ -31,6 +35,8 @@ export function MallItemPage({ productNo }: { productNo: string }) {
             item={item.data}
             coupons={<CouponReceive productNo={item.data.productNo} />}
           />
+        ) : isNotFound(item.error) ? (
+          <EmptyState description={t('mall.notFound')} />
         ) : item.isError ? (
           <LoadFailed onRetry={() => item.refetch()} />
         ) : (

@@ -12,6 +12,7 @@ import { EmptyState } from '../../../components/empty-state'
 import { LoadFailed } from '../../../components/load-failed'
 import { PageFrame } from '../../../components/page-frame'
 import { Price } from '../../../components/price'
+import { isNotFound } from '../../../lib/api-client'
 import { inBackground } from '../../../lib/background'
 import {
   buyLimits,
@@ -67,11 +68,18 @@ interface ConfirmOrderProps {
 }
 
 function ConfirmOrder(props: ConfirmOrderProps) {
+  const { t } = useTranslation()
   const item = useMallItem(props.productNo)
   if (item.data) return <ConfirmForm item={item.data} {...props} />
   return (
     <PageFrame bodyClassName={styles.body}>
-      {item.isError ? <LoadFailed onRetry={() => item.refetch()} /> : <DetailSkeleton />}
+      {isNotFound(item.error) ? (
+        <EmptyState description={t('mall.notFound')} />
+      ) : item.isError ? (
+        <LoadFailed onRetry={() => item.refetch()} />
+      ) : (
+        <DetailSkeleton />
+      )}
     </PageFrame>
   )
 }
