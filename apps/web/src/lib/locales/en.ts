@@ -510,6 +510,7 @@ export const en: Messages = {
     storageNote:
       'Once paid, the goods stay in our storage until you apply for delivery or pick-up. Pay within 30 minutes: an unpaid order is cancelled and its coupon returned.',
     submit: 'Place order',
+    soldOutAdjusted: 'Only {{count}} left; quantity set to {{count}}',
     notFound: 'The item does not exist or the link is wrong',
   },
   purchaseRecords: {

@@ -490,6 +490,8 @@ export const zhCN = {
     storageNote:
       '付款后商品存放在平台库房，待您申请发货后寄出或预约自提。订单请在 30 分钟内付款，逾期将自动取消，优惠券随之退回。',
     submit: '提交订单',
+    // No-break spaces: the narrow toast must not part a number from its 件.
+    soldOutAdjusted: '仅剩\u00a0{{count}}\u00a0件，已调整为\u00a0{{count}}\u00a0件',
     notFound: '商品不存在或链接有误',
   },
   purchaseRecords: {

@@ -10,6 +10,7 @@ import {
   orderTotals,
   parseCouponChoice,
   QUANTITY_MAX,
+  quantityLeftAfter,
   savingFor,
 } from './buy'
 
@@ -81,6 +82,21 @@ describe('the stepper bounds', () => {
     expect(clampQuantity(2.7, 5)).toBe(2)
     expect(clampQuantity(Number.NaN, 5)).toBe(1)
     expect(clampQuantity(3, 0)).toBe(1)
+  })
+})
+
+describe('the quantity after a refusal', () => {
+  it('becomes what is left when the server says fewer units are left than asked', () => {
+    expect(quantityLeftAfter({ status: 'SOLD_OUT', left: 2 }, 3)).toBe(2)
+    expect(quantityLeftAfter({ status: 'SOLD_OUT', left: 1 }, 999)).toBe(1)
+  })
+
+  it('stays when nothing is left, nothing is said, or the refusal is another', () => {
+    expect(quantityLeftAfter({ status: 'SOLD_OUT', left: 0 }, 3)).toBeNull()
+    expect(quantityLeftAfter({ status: 'SOLD_OUT' }, 3)).toBeNull()
+    expect(quantityLeftAfter({ status: 'SOLD_OUT', left: 3 }, 3)).toBeNull()
+    expect(quantityLeftAfter({ status: 'LIMIT_EXCEEDED', left: 1 }, 3)).toBeNull()
+    expect(quantityLeftAfter({ status: 'SUCCESS', left: 1 }, 3)).toBeNull()
   })
 })
 

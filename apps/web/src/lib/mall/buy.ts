@@ -1,5 +1,9 @@
 import type { MallItemDetail } from '@numisma/contracts/catalog'
-import { CreateOrderRequestSchema, type UsableCoupon } from '@numisma/contracts/mall'
+import {
+  CreateOrderRequestSchema,
+  type CreateOrderResult,
+  type UsableCoupon,
+} from '@numisma/contracts/mall'
 import { couponSaving, type CouponRule } from '@numisma/domain/coupons'
 
 /**
@@ -40,6 +44,19 @@ export function buyLimits(
 export function clampQuantity(quantity: number | undefined, max: number): number {
   if (quantity === undefined || !Number.isFinite(quantity)) return 1
   return Math.min(Math.max(1, Math.trunc(quantity)), Math.max(1, max))
+}
+
+/**
+ * The quantity to offer after the server refused an order as sold out but said how many are left
+ * (`left`, fewer than asked, at least one); null for any other answer (nothing left, another
+ * refusal), which changes no quantity.
+ */
+export function quantityLeftAfter(
+  result: Pick<CreateOrderResult, 'status' | 'left'>,
+  asked: number,
+): number | null {
+  if (result.status !== 'SOLD_OUT' || result.left === undefined) return null
+  return result.left >= 1 && result.left < asked ? result.left : null
 }
 
 /**

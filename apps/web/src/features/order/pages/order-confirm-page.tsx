@@ -20,6 +20,7 @@ import {
   clampQuantity,
   orderTotals,
   parseCouponChoice,
+  quantityLeftAfter,
   type CouponChoice,
 } from '../../../lib/mall/buy'
 import { useUsableCoupons } from '../../../lib/mall/coupons'
@@ -88,6 +89,7 @@ function ConfirmForm({ item, ...initial }: ConfirmOrderProps & { item: MallItemD
   const { t } = useTranslation()
   const locale = useLocale()
   const navigate = useNavigate()
+  const [, setParams] = useSearchParams()
   const create = useCreateOrder()
   const limits = buyLimits(item)
   const [wanted, setWanted] = useState(initial.quantity)
@@ -121,6 +123,21 @@ function ConfirmForm({ item, ...initial }: ConfirmOrderProps & { item: MallItemD
         setPlaced(true)
         showSuccess(purchaseMessage(result, locale))
         await navigate(PENDING_PAYMENT_PATH, { replace: true })
+        return
+      }
+      // Fewer left than asked: offer those, and say so (the link keeps the quantity shown).
+      const left = quantityLeftAfter(result, quantity)
+      if (left !== null) {
+        setWanted(left)
+        setParams(
+          (current) => {
+            const next = new URLSearchParams(current)
+            next.set('quantity', String(left))
+            return next
+          },
+          { replace: true },
+        )
+        showToast(t('orderConfirm.soldOutAdjusted', { count: left }))
         return
       }
       // Spec §4/§8: anything but SUCCESS bought nothing; its detail says why.
