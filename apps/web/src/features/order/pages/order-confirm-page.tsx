@@ -216,16 +216,19 @@ function ConfirmForm({ item, ...initial }: ConfirmOrderProps & { item: MallItemD
               ¥{formatFen(totals.goods)}
             </span>
           </div>
-          <div className={styles.line}>
-            <span className={styles.label}>{t('orderConfirm.discount')}</span>
-            <span
-              className={totals.discount > 0 ? styles.discount : undefined}
-              data-testid="confirm-discount"
-              data-fen={totals.discount}
-            >
-              -¥{formatFen(totals.discount)}
-            </span>
-          </div>
+          {/* Only a coupon that saves something has a line: "-¥0.00" reads like a charge. */}
+          {totals.discount > 0 ? (
+            <div className={styles.line}>
+              <span className={styles.label}>{t('orderConfirm.discount')}</span>
+              <span
+                className={styles.discount}
+                data-testid="confirm-discount"
+                data-fen={totals.discount}
+              >
+                -¥{formatFen(totals.discount)}
+              </span>
+            </div>
+          ) : null}
           <div className={`${styles.line} ${styles.totalLine}`}>
             <span className={styles.label}>{t('orderConfirm.total')}</span>
             <Price fen={totals.total} size="md" />
