@@ -1,3 +1,4 @@
+import { useState } from 'react'
 import { PullToRefresh, SwipeAction, Tabs, Button } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
 import { useNavigate, useSearchParams } from 'react-router'
@@ -5,34 +6,51 @@ import { EmptyState } from '../../../components/empty-state'
 import { LoadFailed } from '../../../components/load-failed'
 import { LotCard, LotCardSkeleton } from '../../../components/lot-card'
 import { PageFrame } from '../../../components/page-frame'
+import { useWatchedMallItems } from '../../../lib/mall/watch'
 import { showSuccess } from '../../../lib/toast'
 import { inBackground } from '../../../lib/background'
 import { getWatchedLotsQueryOptions, useWatchedLots } from '../api/get-watched-lots'
 import { WatchedMallList } from '../components/watched-mall-list'
 import { useLiveLotList } from '../hooks/use-lot-live'
 import { useToggleWatch } from '../hooks/use-toggle-watch'
+import { defaultLikeTab, LIKE_TABS, parseLikeTab, type LikeTab, type LoadedList } from './like-tab'
 import styles from './my-lists.module.css'
-
-const TABS = ['lots', 'mall'] as const
-type LikeTab = (typeof TABS)[number]
 
 /** /myLike: the lots (with live countdowns) and mall items I watch; swipe left to stop watching. */
 export function MyLikePage() {
   const { t } = useTranslation()
   const [params, setParams] = useSearchParams()
-  const tab: LikeTab = TABS.find((k) => k === params.get('tab')) ?? 'lots'
+  const named = parseLikeTab(params.get('tab'))
+  const lots = useWatchedLots()
+  const mall = useWatchedMallItems()
+  const loaded = (list: typeof lots | typeof mall): LoadedList =>
+    list.data ?? (list.isError ? 'failed' : undefined)
+  const suggested = defaultLikeTab(loaded(lots), loaded(mall))
+  // Chosen once, when both lists first answer: unwatching the last lot later moves no tab.
+  const [opening, setOpening] = useState<LikeTab>()
+  if (opening === undefined && suggested !== undefined) setOpening(suggested)
+  const tab = named ?? opening ?? suggested
   return (
     <PageFrame>
       <Tabs
         className={styles.tabs}
-        activeKey={tab}
+        activeKey={tab ?? null}
         onChange={(key) => setParams({ tab: key }, { replace: true })}
       >
-        {TABS.map((key) => (
+        {LIKE_TABS.map((key) => (
           <Tabs.Tab key={key} title={t(`myLike.${key}`)} />
         ))}
       </Tabs>
-      {tab === 'lots' ? <WatchedLots /> : <WatchedMallList />}
+      {tab === undefined ? (
+        <div className={styles.list}>
+          <LotCardSkeleton />
+          <LotCardSkeleton />
+        </div>
+      ) : tab === 'lots' ? (
+        <WatchedLots />
+      ) : (
+        <WatchedMallList />
+      )}
     </PageFrame>
   )
 }
