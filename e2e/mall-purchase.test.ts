@@ -107,7 +107,8 @@ describe('mall purchase', () => {
     expect(await dialog.innerText()).toContain('优惠券将退回')
     await dialog.getByRole('button', { name: '取消订单' }).click()
     await page.getByText('暂无待付款的订单').waitFor()
-    expect(await toasts()).toContain('订单已取消')
+    // The toast follows the refreshed list (the hook awaits its refetch first): poll for it.
+    await expect.poll(toasts).toContain('订单已取消')
     await page.locator('[data-testid=order-tab-all]').click()
     await page.locator('[data-testid=order-card][data-status=cancelled]').waitFor()
     expect(await page.locator('[data-testid=order-pay-count]').count()).toBe(0)
