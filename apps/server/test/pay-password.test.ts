@@ -386,3 +386,24 @@ describe('PAY_PASSWORD_PEPPER', () => {
     expect(() => loadConfig({ PAY_PASSWORD_PEPPER: 'short' })).toThrow(/PAY_PASSWORD_PEPPER/)
   })
 })
+
+describe('WECHAT_PAY_SANDBOX', () => {
+  const production = {
+    NUMISMA_ENV: 'production',
+    PAY_PASSWORD_PEPPER: 'x'.repeat(16),
+    WECHAT_PAY_APPID: 'wx0123456789abcdef',
+    WECHAT_PAY_MCH_ID: '1234567890',
+    WECHAT_PAY_KEY: 'a-real-merchant-key-000000000000',
+  }
+
+  it('is refused in production, where it would sign paid notices with the real key', () => {
+    expect(() =>
+      assertProductionSecrets(loadConfig({ ...production, WECHAT_PAY_SANDBOX: 'true' })),
+    ).toThrow(/WECHAT_PAY_SANDBOX/)
+    expect(() =>
+      assertProductionSecrets(loadConfig({ ...production, WECHAT_PAY_SANDBOX: 'false' })),
+    ).not.toThrow()
+    expect(() => assertProductionSecrets(loadConfig(production))).not.toThrow()
+    expect(() => assertProductionSecrets(loadConfig({ WECHAT_PAY_SANDBOX: 'true' }))).not.toThrow()
+  })
+})

@@ -152,12 +152,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /**
- * Secrets production cannot run without; server.ts refuses to start while one is missing. (The
+ * Secrets production cannot run without, and the payment sandbox it must not run; server.ts
+ * refuses to start while one is wrong. (The
  * pepper cannot default there: a generated one kept beside the hashes it keys would defeat it.)
  */
 export function assertProductionSecrets(config: Config): void {
-  if (config.env === 'production' && config.payPasswordPepper === undefined) {
+  if (config.env !== 'production') return
+  if (config.payPasswordPepper === undefined) {
     throw new Error('PAY_PASSWORD_PEPPER must be set in production (16 characters or more)')
+  }
+  // The sandbox signs "paid" notices with the merchant key and serves a cashier that pays
+  // without money: with a real key it would mint genuine-looking payments.
+  if (config.wechatPay.sandbox) {
+    throw new Error('WECHAT_PAY_SANDBOX must not be true in production')
   }
 }
 
