@@ -551,6 +551,42 @@ describe.each(databases)('payments on $name', (kind) => {
       expect(await balanceOf(t, lee.userId)).toBe(60 * YUAN)
       expect((await getPayment(lee, paymentId)).json().data).toMatchObject({ credited: 60 * YUAN })
     })
+
+    it('sends the payer back only to this site: a redirect a browser would read as another host is refused', async () => {
+      const ivy = await payer(t)
+      const o = await mallOrder(ivy, 12 * YUAN)
+      const { prepayId } = await startWechat(ivy, [o])
+      for (const redirect of ['/\t/evil.example/phish', '/\n/evil.example', '/\\evil.example']) {
+        const page = await t.inject({
+          method: 'GET',
+          url: `/svc/sandbox/wxpay/cashier?prepay_id=${prepayId}&redirect=${encodeURIComponent(redirect)}`,
+        })
+        expect(page.statusCode, JSON.stringify(redirect)).toBe(400)
+        expect(page.body).not.toContain('evil.example')
+        expect(page.body).not.toContain('确认支付')
+        const confirm = await t.inject({
+          method: 'POST',
+          url: '/svc/sandbox/wxpay/cashier/confirm',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          payload: new URLSearchParams({ prepay_id: prepayId, redirect }).toString(),
+        })
+        expect(confirm.statusCode, JSON.stringify(redirect)).toBe(400)
+        expect(confirm.headers.location).toBeUndefined()
+        expect(confirm.body).not.toContain('evil.example')
+      }
+      // Refused before the sheet confirms: nothing was paid.
+      expect((await order(o)).status).toBe('pending_payment')
+      // A path that merely walks up stays on this site, as the browser would resolve it.
+      const page = await t.inject({
+        method: 'GET',
+        url: `/svc/sandbox/wxpay/cashier?prepay_id=${prepayId}&redirect=${encodeURIComponent('/a/../account/paySuc')}`,
+      })
+      expect(page.statusCode).toBe(200)
+      expect(page.body).toContain('href="/account/paySuc?wxpay=cancel"')
+      const confirmed = await confirmAtCashier(t, prepayId, '/a/../account/paySuc')
+      expect(confirmed.statusCode).toBe(303)
+      expect(confirmed.headers.location).toBe('/account/paySuc?wxpay=ok')
+    })
   })
 
   describe('by bank remittance', () => {

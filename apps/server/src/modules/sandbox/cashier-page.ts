@@ -7,16 +7,29 @@ const escapeHtml = (text: string): string =>
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
   )
 
+/** Resolves paths the way a browser does; only its origin matters. */
+const PATH_BASE = 'http://path.invalid'
+
 /**
  * Where the payer goes back to: a path on this site, or a page on this host or on this machine
  * (the web app's dev server runs on another port). Anything else is refused — the sandbox is not
- * an open redirect.
+ * an open redirect. Browsers drop tabs and newlines from a link and read `\\` as `/`, so
+ * `/\t/evil.example` would leave the site: control characters and backslashes are refused, and a
+ * path must still resolve to this origin (answered as resolved, so the browser gets what was
+ * checked).
  */
 export function safeRedirect(redirect: string | undefined, requestHost: string): string | null {
   if (redirect === undefined || redirect === '') return '/'
   if (redirect.length > 2048) return null
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f\\]/.test(redirect)) return null
   if (redirect.startsWith('/')) {
-    return redirect.startsWith('//') || redirect.startsWith('/\\') ? null : redirect
+    try {
+      const url = new URL(redirect, PATH_BASE)
+      return url.origin === PATH_BASE ? `${url.pathname}${url.search}${url.hash}` : null
+    } catch {
+      return null
+    }
   }
   try {
     const url = new URL(redirect)

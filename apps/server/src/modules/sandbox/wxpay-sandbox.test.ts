@@ -138,6 +138,12 @@ describe('the cashier’s way back', () => {
     for (const bad of [
       '//evil.test/x',
       '/\\evil.test',
+      '/\t/evil.test/phish',
+      '/\n/evil.test',
+      '/\r\n/evil.test',
+      '\t//evil.test',
+      '/x\\..\\\\evil.test',
+      '/a\u0000b',
       'https://evil.test/',
       'javascript:alert(1)',
       'x'.repeat(3000),
