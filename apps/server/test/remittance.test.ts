@@ -215,6 +215,32 @@ describe.each(databases)('bank remittance on $name', (kind) => {
     expect((await admin('POST', '/remittances/99999/confirm', {})).statusCode).toBe(404)
   })
 
+  it('takes a decision without a body, or with a null one', async () => {
+    // The same staff account staffCaller set up, signed in again for raw requests.
+    const login = await t.inject({
+      method: 'POST',
+      url: '/svc/main/admin/login',
+      payload: { username: 'admin', password: 'staff-test-password' },
+    })
+    const cookie = login.cookies.find((c) => c.name === 'staff_sid')!.value
+    const decide = (id: number, verb: string, extra: object) =>
+      t.inject({
+        method: 'POST',
+        url: `/svc/main/admin/remittances/${id}/${verb}`,
+        cookies: { staff_sid: cookie },
+        ...extra,
+      })
+    for (const extra of [
+      {},
+      { headers: { 'content-type': 'application/json' }, payload: 'null' },
+    ]) {
+      const created = await filed(alice, { amount: 10 * YUAN })
+      const res = await decide(created.id, 'reject', extra)
+      expect(res.statusCode, `${JSON.stringify(extra)} ${res.body}`).toBe(200)
+      expect(res.json().data).toMatchObject({ status: 'rejected', note: null })
+    }
+  })
+
   it('twenty concurrent confirmations credit the money exactly once', async () => {
     const created = await filed(bob, { amount: 777 * YUAN })
     const balance = await balanceOf(t, bob, 'balance')

@@ -38,7 +38,8 @@ export const bankingStaffRoutes: FastifyPluginAsyncZod<BankingStaffRouteOptions>
   const decision = {
     params: IdParamsSchema,
     headers: IdempotencyHeaders,
-    body: StaffDecisionSchema.optional(),
+    // A note is optional, so is the body: no body reaches the schema as null.
+    body: StaffDecisionSchema.nullish(),
   }
 
   app.get(
