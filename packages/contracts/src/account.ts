@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { IdSchema } from './api'
+import { IdSchema, plainText } from './api'
 import { PayPasswordSchema, WechatPayRequestSchema } from './payment'
 
 /**
@@ -88,8 +88,8 @@ export type CompanyBank = z.infer<typeof CompanyBankSchema>
 export const RemittanceRequestSchema = z.object({
   companyBankId: IdSchema,
   amount: Amount,
-  payerName: z.string().trim().min(1).max(50),
-  payerBank: z.string().trim().min(1).max(50),
+  payerName: plainText(1, 50),
+  payerBank: plainText(1, 50),
   remittedOn: z.iso.date(),
   /** Orders the money is for (they were chosen to be paid by remittance); may be empty. */
   orderIds: z.array(IdSchema).max(50).default([]),
@@ -122,8 +122,8 @@ export type Remittance = z.infer<typeof RemittanceSchema>
 export const WithdrawalRequestSchema = z.object({
   amount: Amount,
   source: z.enum(['balance', 'deposit']),
-  bankName: z.string().trim().min(1).max(50),
-  accountName: z.string().trim().min(1).max(50),
+  bankName: plainText(1, 50),
+  accountName: plainText(1, 50),
   accountNo: z
     .string()
     .trim()
@@ -149,10 +149,12 @@ export type Withdrawal = z.infer<typeof WithdrawalSchema>
 
 // Staff.
 
-export const StaffDecisionSchema = z.object({ note: z.string().trim().max(200).optional() })
+export const StaffDecisionSchema = z.object({
+  note: plainText(0, 200, { multiline: true }).optional(),
+})
 export const BalanceCreditSchema = z.object({
   amount: Amount,
-  memo: z.string().max(200).default('counter cash'),
+  memo: plainText(0, 200).default('counter cash'),
 })
 /** Staff `POST /admin/users/{userId}/balance` answers the user's balance after the credit. */
 export const BalanceCreditedSchema = z.object({ balance: Fen })

@@ -31,3 +31,22 @@ export const IdempotencyKeySchema = z
   .min(8)
   .max(128)
   .regex(/^[\w-]+$/)
+
+/**
+ * Text a person types: a name, a bank, a title, a note. Trimmed, `min`–`max` characters, and
+ * without control characters — PostgreSQL refuses NUL in text (a 500, not a 400), and the others
+ * have no place in a name. `multiline` lets a description keep its line breaks and tabs.
+ */
+export function plainText(min: number, max: number, options: { multiline?: boolean } = {}) {
+  const allowed = options.multiline
+    ? // eslint-disable-next-line no-control-regex
+      /^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/
+    : // eslint-disable-next-line no-control-regex
+      /^[^\u0000-\u001f\u007f]*$/
+  return z
+    .string()
+    .trim()
+    .min(min)
+    .max(max)
+    .regex(allowed, { message: 'must not contain control characters' })
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { IdParamSchema, IdSchema } from './api'
+import { IdParamSchema, IdSchema, plainText } from './api'
 import { MallItemCardSchema } from './catalog'
 import type { Locale } from './errors'
 
@@ -28,7 +28,7 @@ export const CouponKindSchema = z.enum(['amount', 'percent'])
 /** Staff `POST /admin/coupons`. */
 export const CouponCreateSchema = z
   .object({
-    title: z.string().trim().min(1).max(60),
+    title: plainText(1, 60),
     kind: CouponKindSchema,
     /** The goods total an order must reach (0: any). */
     threshold: FenOrZero,

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { IdSchema } from './api'
+import { IdSchema, plainText } from './api'
 
 /** The operator calls of DESIGN §9 (under `/svc/main/admin`, staff session cookie). Amounts in fen. */
 const Fen = z.number().int().positive().max(100_000_000_000)
@@ -7,10 +7,10 @@ const Iso = z.iso.datetime({ offset: true })
 
 export const SpecialCreateSchema = z
   .object({
-    title: z.string().trim().min(1).max(100),
-    subtitle: z.string().max(200).default(''),
-    description: z.string().max(5000).default(''),
-    cover: z.string().max(2048).default(''),
+    title: plainText(1, 100),
+    subtitle: plainText(0, 200).default(''),
+    description: plainText(0, 5000, { multiline: true }).default(''),
+    cover: plainText(0, 2048).default(''),
     startsAt: Iso,
     endsAt: Iso,
     staggerSeconds: z.number().int().min(0).max(3600).default(30),
@@ -26,16 +26,16 @@ export const SpecialCreatedSchema = z.object({ id: z.number().int() })
 
 export const LotCreateSchema = z.object({
   specialId: IdSchema,
-  title: z.string().trim().min(1).max(200),
-  subtitle: z.string().max(200).default(''),
-  description: z.string().max(5000).default(''),
+  title: plainText(1, 200),
+  subtitle: plainText(0, 200).default(''),
+  description: plainText(0, 5000, { multiline: true }).default(''),
   startPrice: Fen,
   reservePrice: Fen.optional(),
   categoryId: IdSchema.optional(),
   gradeCode: z.number().int().min(0).max(99).default(0),
   gradingService: z.enum(['PCGS', 'NGC', 'PMG', 'GBCA']).optional(),
-  certNo: z.string().max(40).optional(),
-  images: z.array(z.string().max(2048)).max(20).default([]),
+  certNo: plainText(0, 40).optional(),
+  images: z.array(plainText(0, 2048)).max(20).default([]),
   exportBanned: z.boolean().default(false),
 })
 export type LotCreate = z.infer<typeof LotCreateSchema>
@@ -48,7 +48,7 @@ export const LotCreatedSchema = z.object({
 export type LotCreated = z.infer<typeof LotCreatedSchema>
 
 export const MallItemCreateSchema = z.object({
-  title: z.string().trim().min(1).max(200),
+  title: plainText(1, 200),
   price: Fen,
   stock: z.number().int().min(0).max(1_000_000),
   categoryId: IdSchema.optional(),
@@ -61,7 +61,7 @@ export type MallItemCreated = z.infer<typeof MallItemCreatedSchema>
 
 export const DepositCreditSchema = z.object({
   amount: Fen,
-  memo: z.string().max(200).default('counter deposit'),
+  memo: plainText(0, 200).default('counter deposit'),
 })
 export const DepositCreditedSchema = z.object({ deposit: z.number().int() })
 /** The older `…/quota` path answered `{ quota }` with the deposit balance; it still does, beside `deposit`. */
