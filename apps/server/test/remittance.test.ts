@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import type { Remittance } from '@numisma/contracts/account'
+import { REMITTED_ON_MAX_DAYS_BACK, type Remittance } from '@numisma/contracts/account'
+import { CHINA_OFFSET_MS } from '@numisma/contracts/dates'
 import sharp from 'sharp'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type Session, type TestApp } from './helpers/app'
@@ -11,6 +12,10 @@ import { addCompanyBanks, balanceOf, winLot } from './helpers/money'
 /** Issue 9: bank remittance notices and staff decisions — on both databases, over HTTP. */
 const databases = await testDatabases()
 const YUAN = 100
+
+const DAY = 86_400_000
+/** The China-time date of an instant, as the user's bank would print it. */
+const chinaDay = (ms: number) => new Date(ms + CHINA_OFFSET_MS).toISOString().slice(0, 10)
 
 const dataUrl = (mime: string, bytes: Buffer) => `data:${mime};base64,${bytes.toString('base64')}`
 
@@ -37,7 +42,7 @@ describe.each(databases)('bank remittance on $name', (kind) => {
     amount: 1_000 * YUAN,
     payerName: '张三',
     payerBank: '中国银行北京分行',
-    remittedOn: '2026-11-24',
+    remittedOn: chinaDay(t.clock.now()),
     ...overrides,
   })
   const filed = async (as: Session, overrides: object = {}): Promise<Remittance> => {
@@ -157,6 +162,48 @@ describe.each(databases)('bank remittance on $name', (kind) => {
     }
     const after = await t.call({ method: 'GET', path: '/user/finance/remittances', as: bob })
     expect(after.json<{ data: Remittance[] }>().data).toHaveLength(before)
+  })
+
+  it('takes a transfer dated from 90 days back to tomorrow in China time, and refuses other dates', async () => {
+    const before = (await t.database.db.selectFrom('remittances').select('id').execute()).length
+    const now = t.clock.now()
+    for (const remittedOn of [
+      chinaDay(now + 2 * DAY),
+      chinaDay(now - (REMITTED_ON_MAX_DAYS_BACK + 1) * DAY),
+      '2099-01-01',
+      '1970-01-01',
+    ]) {
+      const res = await report(alice, notice({ remittedOn }))
+      expect(res.statusCode, `${remittedOn} ${res.body}`).toBe(400)
+      expect(res.json()).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: { fields: [expect.objectContaining({ field: 'body.remittedOn' })] },
+      })
+    }
+    expect(await t.database.db.selectFrom('remittances').select('id').execute()).toHaveLength(
+      before,
+    )
+    for (const remittedOn of [
+      chinaDay(now + DAY),
+      chinaDay(now - REMITTED_ON_MAX_DAYS_BACK * DAY),
+    ]) {
+      const res = await report(alice, notice({ remittedOn, amount: 1 * YUAN }))
+      expect(res.statusCode, `${remittedOn} ${res.body}`).toBe(200)
+    }
+    // China's date, not UTC's: at 23:30 UTC it is already the next day in China, so the day
+    // after that is "tomorrow" and allowed, and the one after is not.
+    const lateUtc = Date.UTC(2026, 10, 24, 23, 30)
+    t.clock.set(lateUtc)
+    try {
+      expect(
+        (await report(alice, notice({ remittedOn: '2026-11-26', amount: 1 * YUAN }))).statusCode,
+      ).toBe(200)
+      expect(
+        (await report(alice, notice({ remittedOn: '2026-11-27', amount: 1 * YUAN }))).statusCode,
+      ).toBe(400)
+    } finally {
+      t.clock.set(now)
+    }
   })
 
   it("refuses another user's order, or a paid one, with ORDER_NOT_PAYABLE", async () => {

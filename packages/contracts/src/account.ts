@@ -85,6 +85,8 @@ export type CompanyBank = z.infer<typeof CompanyBankSchema>
  * `POST /user/finance/@remittance`: the user reports money sent by bank transfer. `receipt` is an
  * optional photo of the bank slip as a data URL (JPEG/PNG/WebP, re-encoded by the server).
  */
+/** How far back a transfer may be dated (China time); tomorrow is the latest. */
+export const REMITTED_ON_MAX_DAYS_BACK = 90
 export const RemittanceRequestSchema = z.object({
   companyBankId: IdSchema,
   amount: Amount,

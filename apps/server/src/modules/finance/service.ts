@@ -1,12 +1,14 @@
-import type {
-  CompanyBank,
-  Remittance,
-  RemittanceRequest,
-  StaffRemittance,
-  StaffWithdrawal,
-  Withdrawal,
-  WithdrawalRequest,
+import {
+  type CompanyBank,
+  REMITTED_ON_MAX_DAYS_BACK,
+  type Remittance,
+  type RemittanceRequest,
+  type StaffRemittance,
+  type StaffWithdrawal,
+  type Withdrawal,
+  type WithdrawalRequest,
 } from '@numisma/contracts/account'
+import { CHINA_OFFSET_MS } from '@numisma/contracts/dates'
 import type { AccountKind } from '@numisma/domain/ledger'
 import {
   creditBalance,
@@ -74,6 +76,21 @@ type Claimed<T> = { kind: 'replay'; result: T } | { kind: 'new' }
 
 const unique = (ids: readonly number[]) => [...new Set(ids)]
 
+const DAY_MS = 86_400_000
+
+/**
+ * Why a transfer date cannot be right, or null: China-time dates, from REMITTED_ON_MAX_DAYS_BACK
+ * days ago to tomorrow (a transfer made late at night may be dated by the bank's next day).
+ */
+export function remittedOnRefusal(remittedOn: string, now: number): string | null {
+  const chinaDay = (ms: number) => new Date(ms + CHINA_OFFSET_MS).toISOString().slice(0, 10)
+  const latest = chinaDay(now + DAY_MS)
+  const earliest = chinaDay(now - REMITTED_ON_MAX_DAYS_BACK * DAY_MS)
+  if (remittedOn > latest) return `must not be after ${latest}`
+  if (remittedOn < earliest) return `must not be before ${earliest}`
+  return null
+}
+
 /**
  * Money in by bank transfer and money out to a bank account (DESIGN §6, §9 "Money"; issue 9):
  * the company's accounts, remittance notices and their staff decisions, withdrawals reserved at
@@ -112,6 +129,12 @@ export class BankingService {
       if (claim.kind === 'replay') return claim.result
       if (!(await banking.activeCompanyBank(tx, request.companyBankId))) {
         throw new AppError('VALIDATION_FAILED', { companyBankId: request.companyBankId })
+      }
+      const late = remittedOnRefusal(request.remittedOn, now)
+      if (late) {
+        throw new AppError('VALIDATION_FAILED', {
+          fields: [{ field: 'body.remittedOn', message: late }],
+        })
       }
       const payable = new Set(
         orders
