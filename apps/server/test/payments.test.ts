@@ -1,3 +1,4 @@
+import { PAY_PASSWORD_MAX_TRIES } from '@numisma/contracts/account'
 import { PaymentSchema, PayResultSchema } from '@numisma/contracts/payment'
 import { handlingFee } from '@numisma/domain/fees'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -244,6 +245,36 @@ describe.each(databases)('payments on $name', (kind) => {
         pay_method: null,
       })
       expect(await paymentsOf(carol)).toEqual([])
+    })
+
+    it('replays a paid payment retried with its key without asking the password again, even once payment is locked', async () => {
+      const eve = await payer(t)
+      const [o, other] = [await mallOrder(eve, 30 * YUAN), await mallOrder(eve, 20 * YUAN)]
+      await fundBalance(t, eve.userId, 100 * YUAN)
+      const body = { orderIds: [o], method: 'balance', payPassword: PAY_PASSWORD }
+      const paid = await doPay(t, eve, body, { [KEY]: 'pay-eve-once' })
+      expect(paid.json().data, paid.body).toMatchObject({ status: 'PAID' })
+      for (let i = 0; i < PAY_PASSWORD_MAX_TRIES; i++) {
+        const wrong = await doPay(t, eve, { ...body, orderIds: [other], payPassword: '000000' })
+        expect(wrong.json().code).toMatch(/^PAY_(PASSWORD_WRONG|LOCKED)$/)
+      }
+      const locked = await doPay(t, eve, { ...body, orderIds: [other] })
+      expect(locked.json().code).toBe('PAY_LOCKED')
+
+      // The retry of the first tap (the answer was lost): the same payment, PAID, nothing moved.
+      const before = await transferCount()
+      const retry = await doPay(t, eve, body, { [KEY]: 'pay-eve-once' })
+      expect(retry.statusCode, retry.body).toBe(200)
+      expect(retry.json().data).toEqual(paid.json().data)
+      expect(await transferCount()).toBe(before)
+      expect(await balanceOf(t, eve.userId)).toBe(70 * YUAN)
+      // The key replays only what it decided: other orders under it are a reuse, still no password.
+      const reused = await doPay(t, eve, { ...body, orderIds: [other] }, { [KEY]: 'pay-eve-once' })
+      expect(reused.statusCode).toBe(422)
+      // A fresh key is a new payment, and payment is still locked.
+      const fresh = await doPay(t, eve, { ...body, orderIds: [other] }, { [KEY]: 'pay-eve-twice' })
+      expect(fresh.json().code).toBe('PAY_LOCKED')
+      expect((await order(other)).status).toBe('pending_payment')
     })
 
     it('refuses a wrong, missing or unset payment password and moves nothing', async () => {

@@ -171,6 +171,7 @@ function setup(options: { orders?: PayableOrder[]; balance?: number; password?: 
     idempotency: {
       claim: () => Promise.resolve({ kind: 'new' as const }),
       complete: () => Promise.resolve(),
+      committed: () => Promise.resolve(false),
     },
   })
   return { service, log, orders, payments, posted, prepays, balance: () => balance }

@@ -28,12 +28,15 @@ export interface PaymentDeps {
   ledger: Pick<LedgerService, 'post' | 'lock' | 'balanceIn'>
   passwords: PayPasswordCheck
   wechat: WechatPayClient
-  idempotency: Pick<IdempotencyStore, 'claim' | 'complete'>
+  idempotency: Pick<IdempotencyStore, 'claim' | 'complete' | 'committed'>
   log?: FastifyBaseLogger
 }
 
 /** What an `Idempotency-Key` stores: the payment as decided (a pay request is made afresh). */
 type PayOutcome = Omit<PayResult, 'payRequest'>
+
+/** Thrown to roll back a replay-only attempt whose key turned out not to be there. */
+const NEEDS_PASSWORD = Symbol('needs the payment password')
 
 /** What the payer sees on the platform's payment sheet. */
 const PAYMENT_BODY = '泉藏拍卖-订单支付'
@@ -69,10 +72,6 @@ export class PaymentService implements OrderSettlement {
     options: { idempotencyKey?: string | undefined; clientIp: string },
   ): Promise<PayResult> {
     const { transact, clock, idempotency, wechat } = this.deps
-    // Before the transaction: argon2 is slow, and a wrong try is counted even though we refuse.
-    if (request.method === 'balance') {
-      await this.deps.passwords.verify(userId, request.payPassword)
-    }
     if (request.method === 'wechat' && !wechat.configured) {
       throw new AppError('PAY_CHANNEL_FAILED', { reason: 'not configured' })
     }
@@ -83,17 +82,36 @@ export class PaymentService implements OrderSettlement {
       method: request.method,
       userCouponId: request.userCouponId ?? null,
     })
-    const outcome = await transact(async (tx) => {
-      const orders = await this.deps.orders.lock(tx, request.orderIds)
-      const now = clock.now()
-      if (key) {
-        const claim = await idempotency.claim<PayOutcome>(tx, userId, key, hash, now)
-        if (claim.kind === 'replay') return claim.result
+    const run = (replayOnly: boolean) =>
+      transact(async (tx) => {
+        const orders = await this.deps.orders.lock(tx, request.orderIds)
+        const now = clock.now()
+        if (key) {
+          const claim = await idempotency.claim<PayOutcome>(tx, userId, key, hash, now)
+          if (claim.kind === 'replay') return claim.result
+        }
+        // The key lapsed between the look and the claim: nothing was written; check the password.
+        if (replayOnly) throw NEEDS_PASSWORD
+        const result = await this.decide(tx, userId, request, orders, now)
+        if (key) await idempotency.complete(tx, userId, key, result)
+        return result
+      })
+    let outcome: PayOutcome | undefined
+    // A retry of a payment already decided replays it without asking the password again: the
+    // payer was told it is paid, and wrong tries since (or a lock) must not hide that answer.
+    if (request.method === 'balance' && key && (await idempotency.committed(userId, key))) {
+      outcome = await run(true).catch((error: unknown) => {
+        if (error === NEEDS_PASSWORD) return undefined
+        throw error
+      })
+    }
+    if (outcome === undefined) {
+      // Before the transaction: argon2 is slow, and a wrong try is counted even though we refuse.
+      if (request.method === 'balance') {
+        await this.deps.passwords.verify(userId, request.payPassword)
       }
-      const result = await this.decide(tx, userId, request, orders, now)
-      if (key) await idempotency.complete(tx, userId, key, result)
-      return result
-    })
+      outcome = await run(false)
+    }
     if (outcome.method !== 'wechat' || outcome.status !== 'PENDING') return outcome
     // After the commit: no row stays locked while the platform answers.
     const prepay = await this.ensurePrepay(outcome.paymentId, options.clientIp)
