@@ -17,6 +17,8 @@ export const UserCountsSchema = z.object({
   /** Orders shipped, waiting to receive. */
   waitingToReceive: z.number().int().optional(),
   coupons: z.number().int().optional(),
+  /** Notices not yet read (`GET /user/notices`). */
+  unreadNotices: z.number().int().optional(),
 })
 
 /**

@@ -239,6 +239,8 @@ export interface PaymentsTable {
   transfer_id: number | null
   created_at: number
   paid_at: number | null
+  /** When `prepay_id` was issued (0010); the platform lets it lapse after two hours. */
+  prepay_at: number | null
 }
 
 export interface PaymentOrdersTable {
@@ -258,6 +260,8 @@ export interface RechargesTable {
   transfer_id: number | null
   created_at: number
   paid_at: number | null
+  /** When `prepay_id` was issued (0010). */
+  prepay_at: number | null
 }
 
 export interface CompanyBanksTable {
@@ -287,6 +291,8 @@ export interface RemittancesTable {
   transfer_id: number | null
   created_at: number
   decided_at: number | null
+  /** What staff found on the company's account when confirming (0010); null until then. */
+  amount_received: number | null
 }
 
 export interface WithdrawalsTable {
@@ -356,6 +362,18 @@ export interface LotRemindersTable {
   sent_at: number
 }
 
+/** A user's notices (0010): outbid, ending soon, won, money decided… rendered by the web app. */
+export interface NoticesTable {
+  id: Generated<number>
+  user_id: number
+  kind: string
+  /** JSON object. */
+  params: Generated<string>
+  link: string | null
+  created_at: number
+  read_at: number | null
+}
+
 export interface IdempotencyKeysTable {
   user_id: number
   key: string
@@ -366,6 +384,7 @@ export interface IdempotencyKeysTable {
 }
 
 export interface DB {
+  notices: NoticesTable
   proxies: ProxiesTable
   ledger_accounts: LedgerAccountsTable
   ledger_transfers: LedgerTransfersTable

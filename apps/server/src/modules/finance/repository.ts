@@ -49,6 +49,7 @@ const REMITTANCE_COLUMNS = [
   'transfer_id',
   'created_at',
   'decided_at',
+  'amount_received',
 ] as const
 
 /**

@@ -87,6 +87,7 @@ class FakeBanking implements Pick<BankingRepository, keyof BankingRepository> {
       transfer_id: null,
       created_at: r.now,
       decided_at: null,
+      amount_received: null,
     })
     return Promise.resolve(id)
   }

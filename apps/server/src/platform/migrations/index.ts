@@ -15,6 +15,7 @@ import { depositNaming } from './0006-deposit-naming'
 import { englishNames } from './0007-english-names'
 import { mall } from './0008-mall'
 import { money } from './0009-money'
+import { noticesAndMoneyFixes } from './0010-notices-and-money-fixes'
 
 /**
  * Migrations are code, written once for both dialects: the context hides the two places where
@@ -49,6 +50,7 @@ const MIGRATIONS: Record<string, (ctx: MigrationContext) => Migration> = {
   '0007-english-names': englishNames,
   '0008-mall': mall,
   '0009-money': money,
+  '0010-notices-and-money-fixes': noticesAndMoneyFixes,
 }
 
 class CodeMigrationProvider implements MigrationProvider {
