@@ -1,7 +1,6 @@
 import { MutationObserver, QueryClient } from '@tanstack/react-query'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import type * as ApiClientModule from '../api-client'
-import { ApiError, type RequestOptions } from '../api-client'
+import { ApiError } from '../api-client'
 import { ORDERS_KEY, USER_STATISTICS_KEY } from '../orders/query-keys'
 import {
   getPayPasswordSettings,
@@ -11,34 +10,13 @@ import {
   setPayPasswordMutationOptions,
   setPayPasswordRefusal,
 } from './pay-password'
+import { fakeServer as server, lastCall, resetFakeServer } from '../../test/fake-api-client'
 
-/** The payment password calls against a fake client that parses with each call's schema. */
-interface FakeServer {
-  calls: RequestOptions<unknown>[]
-  reply: unknown
-  failure: Error | undefined
-}
-const server = vi.hoisted((): FakeServer => ({ calls: [], reply: undefined, failure: undefined }))
+vi.mock('../api-client', async (importOriginal) =>
+  (await import('../../test/fake-api-client')).fakeApiClient(await importOriginal()),
+)
 
-vi.mock('../api-client', async (importOriginal) => {
-  const real = await importOriginal<typeof ApiClientModule>()
-  return {
-    ...real,
-    request: vi.fn(async (options: RequestOptions<unknown>) => {
-      server.calls.push(options)
-      if (server.failure !== undefined) throw server.failure
-      return options.schema ? options.schema.parse(server.reply) : server.reply
-    }),
-  }
-})
-
-beforeEach(() => {
-  server.calls = []
-  server.reply = undefined
-  server.failure = undefined
-})
-
-const lastCall = () => server.calls.at(-1)!
+beforeEach(resetFakeServer)
 const stale = (queryClient: QueryClient, queryKey: readonly unknown[]) =>
   queryClient.getQueryState(queryKey)?.isInvalidated
 const seeded = () => {

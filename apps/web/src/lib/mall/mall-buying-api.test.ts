@@ -7,8 +7,7 @@ import type {
 } from '@numisma/contracts/mall'
 import { MutationObserver, QueryClient, type InfiniteData } from '@tanstack/react-query'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import type * as ApiClientModule from '../api-client'
-import { ApiError, type Page, type RequestOptions } from '../api-client'
+import { ApiError, type Page } from '../api-client'
 import { COUPONS_KEY, ORDERS_KEY, USER_STATISTICS_KEY } from '../orders/query-keys'
 import {
   getMallCoupons,
@@ -25,44 +24,13 @@ import {
   getPurchaseRecordsQueryOptions,
   purchaseRows,
 } from './purchase-records'
+import { fakeServer as server, lastCall, resetFakeServer } from '../../test/fake-api-client'
 
-/**
- * The buying API files against a fake of lib/api-client that parses `data` with the schema each
- * file hands it, as the real client does (see features/auction/api/bidding-api.test.ts).
- */
-interface FakeServer {
-  calls: RequestOptions<unknown>[]
-  reply: unknown
-  failure: Error | undefined
-}
-const server = vi.hoisted((): FakeServer => ({ calls: [], reply: undefined, failure: undefined }))
+vi.mock('../api-client', async (importOriginal) =>
+  (await import('../../test/fake-api-client')).fakeApiClient(await importOriginal()),
+)
 
-vi.mock('../api-client', async (importOriginal) => {
-  const real = await importOriginal<typeof ApiClientModule>()
-  const answer = (options: RequestOptions<unknown>) => {
-    server.calls.push(options)
-    if (server.failure !== undefined) throw server.failure
-  }
-  return {
-    ...real,
-    request: vi.fn(async (options: RequestOptions<unknown>) => {
-      answer(options)
-      return options.schema ? options.schema.parse(server.reply) : server.reply
-    }),
-    requestPage: vi.fn(async (options: RequestOptions<unknown>) => {
-      answer(options)
-      return options.schema ? options.schema.parse(server.reply) : server.reply
-    }),
-  }
-})
-
-beforeEach(() => {
-  server.calls = []
-  server.reply = undefined
-  server.failure = undefined
-})
-
-const lastCall = () => server.calls.at(-1)!
+beforeEach(resetFakeServer)
 
 const terms = {
   title: '满100减20',

@@ -2,8 +2,7 @@ import type { MallItemDetail } from '@numisma/contracts/catalog'
 import type { WatchedMallItem } from '@numisma/contracts/mall'
 import { MutationObserver, QueryClient } from '@tanstack/react-query'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import type * as ApiClientModule from '../api-client'
-import { ApiError, type RequestOptions } from '../api-client'
+import { ApiError } from '../api-client'
 import { getMallItemQueryOptions } from './get-mall-item'
 import {
   getWatchedMallItems,
@@ -12,34 +11,13 @@ import {
   unwatchMallItem,
   watchMallItem,
 } from './watch'
+import { fakeServer as server, lastCall, resetFakeServer } from '../../test/fake-api-client'
 
-/** lib/mall/watch.ts against a fake api-client that parses `data` with the file's schema. */
-interface FakeServer {
-  calls: RequestOptions<unknown>[]
-  reply: unknown
-  failure: Error | undefined
-}
-const server = vi.hoisted((): FakeServer => ({ calls: [], reply: undefined, failure: undefined }))
+vi.mock('../api-client', async (importOriginal) =>
+  (await import('../../test/fake-api-client')).fakeApiClient(await importOriginal()),
+)
 
-vi.mock('../api-client', async (importOriginal) => {
-  const real = await importOriginal<typeof ApiClientModule>()
-  return {
-    ...real,
-    request: vi.fn(async (options: RequestOptions<unknown>) => {
-      server.calls.push(options)
-      if (server.failure !== undefined) throw server.failure
-      return options.schema ? options.schema.parse(server.reply) : server.reply
-    }),
-  }
-})
-
-beforeEach(() => {
-  server.calls = []
-  server.reply = undefined
-  server.failure = undefined
-})
-
-const lastCall = () => server.calls.at(-1)!
+beforeEach(resetFakeServer)
 
 const buildWatched = (overrides: Partial<WatchedMallItem> = {}): WatchedMallItem => ({
   id: 7,

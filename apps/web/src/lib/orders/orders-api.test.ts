@@ -2,42 +2,20 @@ import type { UserCouponRecord } from '@numisma/contracts/mall'
 import type { Order } from '@numisma/contracts/orders'
 import { MutationObserver, QueryClient } from '@tanstack/react-query'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import type * as ApiClientModule from '../api-client'
-import { ApiError, type RequestOptions } from '../api-client'
+import { ApiError } from '../api-client'
 import { getMallItemQueryOptions } from '../mall/get-mall-item'
 import { cancelOrder, cancelOrderMutationOptions } from './cancel-order'
 import { getAllOrders, getAllOrdersQueryOptions } from './get-all-orders'
 import { getCouponHistory, getCouponHistoryQueryOptions } from './get-coupon-history'
 import { getPendingOrders, getPendingOrdersQueryOptions } from './get-pending-orders'
 import { COUPONS_KEY, ORDERS_KEY, USER_STATISTICS_KEY } from './query-keys'
+import { fakeServer as server, lastCall, resetFakeServer } from '../../test/fake-api-client'
 
-/** The order and coupon-history calls against a fake client that parses with each file's schema. */
-interface FakeServer {
-  calls: RequestOptions<unknown>[]
-  reply: unknown
-  failure: Error | undefined
-}
-const server = vi.hoisted((): FakeServer => ({ calls: [], reply: undefined, failure: undefined }))
+vi.mock('../api-client', async (importOriginal) =>
+  (await import('../../test/fake-api-client')).fakeApiClient(await importOriginal()),
+)
 
-vi.mock('../api-client', async (importOriginal) => {
-  const real = await importOriginal<typeof ApiClientModule>()
-  return {
-    ...real,
-    request: vi.fn(async (options: RequestOptions<unknown>) => {
-      server.calls.push(options)
-      if (server.failure !== undefined) throw server.failure
-      return options.schema ? options.schema.parse(server.reply) : server.reply
-    }),
-  }
-})
-
-beforeEach(() => {
-  server.calls = []
-  server.reply = undefined
-  server.failure = undefined
-})
-
-const lastCall = () => server.calls.at(-1)!
+beforeEach(resetFakeServer)
 
 const buildOrder = (overrides: Partial<Order> = {}): Order => ({
   id: 41,

@@ -3,8 +3,7 @@ import type { Payment, PayResult } from '@numisma/contracts/payment'
 import { MutationObserver, QueryClient, QueryObserver } from '@tanstack/react-query'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { PAY_PASSWORD_SETTINGS_KEY } from '../account/pay-password'
-import type * as ApiClientModule from '../api-client'
-import { ApiError, type RequestOptions } from '../api-client'
+import { ApiError } from '../api-client'
 import { getUsableCouponsForOrder, getUsableCouponsForOrderQueryOptions } from '../mall/coupons'
 import { COUPONS_KEY, ORDERS_KEY, USER_STATISTICS_KEY } from '../orders/query-keys'
 import { doPay, doPayMutationOptions } from './do-pay'
@@ -14,34 +13,13 @@ import { getRecharge, rechargeQueryOptions } from './get-recharge'
 import { createRecharge, rechargeFee } from './recharge'
 import { RECHARGES_KEY } from './query-keys'
 import { transferFunds, transferMutationOptions } from './transfer'
+import { fakeServer as server, lastCall, resetFakeServer } from '../../test/fake-api-client'
 
-/** The payment calls against a fake client that parses with each file's schema. */
-interface FakeServer {
-  calls: RequestOptions<unknown>[]
-  reply: unknown
-  failure: Error | undefined
-}
-const server = vi.hoisted((): FakeServer => ({ calls: [], reply: undefined, failure: undefined }))
+vi.mock('../api-client', async (importOriginal) =>
+  (await import('../../test/fake-api-client')).fakeApiClient(await importOriginal()),
+)
 
-vi.mock('../api-client', async (importOriginal) => {
-  const real = await importOriginal<typeof ApiClientModule>()
-  return {
-    ...real,
-    request: vi.fn(async (options: RequestOptions<unknown>) => {
-      server.calls.push(options)
-      if (server.failure !== undefined) throw server.failure
-      return options.schema ? options.schema.parse(server.reply) : server.reply
-    }),
-  }
-})
-
-beforeEach(() => {
-  server.calls = []
-  server.reply = undefined
-  server.failure = undefined
-})
-
-const lastCall = () => server.calls.at(-1)!
+beforeEach(resetFakeServer)
 
 const paid: PayResult = {
   status: 'PAID',

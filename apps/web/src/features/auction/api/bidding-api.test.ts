@@ -7,8 +7,7 @@ import {
   type InfiniteData,
 } from '@tanstack/react-query'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import type * as ApiClientModule from '../../../lib/api-client'
-import { ApiError, type Page, type RequestOptions } from '../../../lib/api-client'
+import { ApiError, type Page } from '../../../lib/api-client'
 import { toggleWatchMutationOptions } from '../hooks/use-toggle-watch'
 import { cancelProxy, cancelProxyMutationOptions } from './cancel-proxy'
 import { getBidHistory, getBidHistoryQueryOptions, historyRows } from './get-bid-history'
@@ -22,48 +21,13 @@ import { getWatchedLotsQueryOptions } from './get-watched-lots'
 import { placeBid, placeBidMutationOptions } from './place-bid'
 import { unwatchLot } from './unwatch-lot'
 import { watchLot } from './watch-lot'
+import { fakeServer as server, lastCall, resetFakeServer } from '../../../test/fake-api-client'
 
-/**
- * The API files against a fake of lib/api-client that parses `data` with the schema each file
- * hands it, as the real client does: what a file accepts and refuses is its contract schema's.
- */
-interface FakeServer {
-  calls: RequestOptions<unknown>[]
-  /** The body's `data` (or a paged body, or a function of the query that makes one). */
-  reply: unknown
-  failure: Error | undefined
-}
-const server = vi.hoisted((): FakeServer => ({ calls: [], reply: undefined, failure: undefined }))
+vi.mock('../../../lib/api-client', async (importOriginal) =>
+  (await import('../../../test/fake-api-client')).fakeApiClient(await importOriginal()),
+)
 
-vi.mock('../../../lib/api-client', async (importOriginal) => {
-  const real = await importOriginal<typeof ApiClientModule>()
-  const answer = (options: RequestOptions<unknown>) => {
-    server.calls.push(options)
-    if (server.failure !== undefined) throw server.failure
-  }
-  return {
-    ...real,
-    request: vi.fn(async (options: RequestOptions<unknown>) => {
-      answer(options)
-      return options.schema ? options.schema.parse(server.reply) : server.reply
-    }),
-    requestPage: vi.fn(async (options: RequestOptions<unknown>) => {
-      answer(options)
-      const body = (
-        typeof server.reply === 'function' ? server.reply(options.query) : server.reply
-      ) as Page<unknown>
-      return options.schema ? options.schema.parse(body) : body
-    }),
-  }
-})
-
-beforeEach(() => {
-  server.calls = []
-  server.reply = undefined
-  server.failure = undefined
-})
-
-const lastCall = () => server.calls.at(-1)!
+beforeEach(resetFakeServer)
 
 const buildLotCard = (overrides: Partial<LotCard> = {}): LotCard => ({
   id: 7,
