@@ -207,6 +207,43 @@ export const ERRORS = {
     zh: '该订单未逾期，不能扣除保证金',
     en: 'the order is not overdue; its deposit cannot be taken',
   },
+  // Orders and delivery (issue 10; the rules are packages/domain/src/order-status.ts, delivery.ts).
+  ORDER_NOT_SHIPPABLE: {
+    status: 409,
+    zh: '订单不在待发货状态，无法办理发货或提货',
+    en: 'the order is not waiting to ship',
+  },
+  ORDER_NOT_RECEIVABLE: {
+    status: 409,
+    zh: '订单尚未发货，无法确认收货',
+    en: 'the order has not been shipped; its receipt cannot be confirmed',
+  },
+  ORDER_NOT_DUE: { status: 409, zh: '订单尚未到期', en: 'the order is not due yet' },
+  ORDER_PAID_OFFLINE: {
+    status: 409,
+    zh: '该订单的汇款或柜台现金支付正在等待处理',
+    en: 'a remittance or counter cash payment for the order awaits staff',
+  },
+  ORDER_NOT_BOOKABLE: {
+    status: 409,
+    zh: '该订单不能预约柜台现金支付（已支付、已取消或已过期）',
+    en: 'this order cannot be booked for cash payment at the counter (paid, cancelled or expired)',
+  },
+  EXIT_BANNED: {
+    status: 409,
+    zh: '所选拍品禁止出境，不能寄往中国大陆以外的地址',
+    en: 'some of the items may not leave the country; they cannot go outside the mainland',
+  },
+  SLOT_FULL: {
+    status: 409,
+    zh: '该时段已约满，请选择其他时段',
+    en: 'that time slot is fully booked; choose another',
+  },
+  SLOT_UNAVAILABLE: {
+    status: 400,
+    zh: '该日期或时段不可预约',
+    en: 'that date or time slot cannot be booked',
+  },
 } as const satisfies Record<string, ErrorEntry>
 
 export type ErrorCode = keyof typeof ERRORS
