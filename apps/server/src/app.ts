@@ -42,6 +42,10 @@ import { PushService } from './modules/push/service'
 import { catalogRoutes } from './modules/catalog/routes'
 import { CatalogService } from './modules/catalog/service'
 import { MEDIA_PREFIX, mediaRoutes } from './modules/media/routes'
+import { NoticesRepository } from './modules/notices/repository'
+import { noticesRoutes } from './modules/notices/routes'
+import { NoticesService } from './modules/notices/service'
+import { noticeWriterFor } from './modules/notices/writer'
 import { couponHoldsFor } from './modules/coupons/holds'
 import { CouponRepository } from './modules/coupons/repository'
 import { couponRoutes } from './modules/coupons/routes'
@@ -272,10 +276,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     wechat,
     idempotency: new IdempotencyStore(database.db),
   })
+  // A user's notices; modules that tell of an event write its notice in the event's transaction.
+  const notices = new NoticesService({
+    transact: transactor(database),
+    clock,
+    notices: new NoticesRepository(database.db),
+  })
+  const noticeWriter = noticeWriterFor(database, clock)
   const bidding = new BiddingService({
     transact: transactor(database),
     clock,
     bus,
+    notices: noticeWriter,
     lots: new BiddingRepository(database.db, database.dialect),
     reads: new BiddingReads(database.db),
     watches: new WatchRepository(database.db),
@@ -339,6 +351,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     coupons: { usableCount: (userId) => coupons.usableCount(userId) },
     mall: { watchCount: (userId) => mall.watchCount(userId) },
+    notices: { unreadCount: (userId) => notices.unreadCount(userId) },
     payPasswords: { isSet: async (userId) => (await accounts.find(userId)) !== undefined },
   })
   await app.register(staffRoutes, {
@@ -406,6 +419,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       )
       await main.register(passportRoutes, { service: passport, rateLimit: limits })
       await main.register(userRoutes, { service: users })
+      await main.register(noticesRoutes, { service: notices })
       await main.register(bankingRoutes, { service: banking })
       await main.register(financeRoutes, {
         finance: new FinanceService({

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { IdSchema } from './api'
+import { IdSchema, pageSchema } from './api'
 
 /**
  * A user's notices (DESIGN §4: reminders "land in their notices"; issue 9: the user centre counts
@@ -32,6 +32,34 @@ export type NoticeKind = z.infer<typeof NoticeKindSchema>
 export const NoticeParamsSchema = z.record(z.string(), z.union([z.string(), z.number()]))
 export type NoticeParams = z.infer<typeof NoticeParamsSchema>
 
+const Id = z.number().int()
+const Money = z.number().int()
+/** An ISO 8601 instant. */
+const Instant = z.string()
+
+/**
+ * What each kind carries: the writer is typed by these, so an event cannot be recorded without
+ * the facts its wording needs, and the web app reads them with the same schemas.
+ */
+export const NOTICE_PARAMS = {
+  outbid: z.object({ lotId: Id, title: z.string(), price: Money }),
+  ending_soon: z.object({ lotId: Id, title: z.string(), endsAt: Instant }),
+  lot_won: z.object({
+    lotId: Id,
+    title: z.string(),
+    price: Money,
+    orderId: Id,
+    dueAt: Instant,
+  }),
+  order_overdue: z.object({ orderId: Id, title: z.string() }),
+  order_forfeited: z.object({ orderId: Id, amount: Money }),
+  remittance_confirmed: z.object({ remittanceId: Id, amount: Money }),
+  remittance_rejected: z.object({ remittanceId: Id, note: z.string().optional() }),
+  withdrawal_paid: z.object({ withdrawalId: Id, amount: Money }),
+  withdrawal_refused: z.object({ withdrawalId: Id, amount: Money, note: z.string().optional() }),
+} satisfies Record<NoticeKind, z.ZodType<NoticeParams>>
+export type NoticeParamsOf<K extends NoticeKind> = z.infer<(typeof NOTICE_PARAMS)[K]>
+
 export const NoticeSchema = z.object({
   id: z.number().int(),
   kind: NoticeKindSchema,
@@ -51,6 +79,8 @@ export const NoticesQuerySchema = z.object({
   pageSize: z.coerce.number().int().min(1).max(NOTICES_PAGE_SIZE_MAX).default(20),
 })
 export type NoticesQuery = z.infer<typeof NoticesQuerySchema>
+export const NoticesPageSchema = pageSchema(NoticeSchema)
+export type NoticesPage = z.infer<typeof NoticesPageSchema>
 
 /** `POST /user/notices/read` `{ ids? }`: marks those (or, without ids, all) read → `{ data: { unread } }`. */
 export const NoticesReadSchema = z
@@ -58,3 +88,4 @@ export const NoticesReadSchema = z
   .nullish()
   .transform((body) => body ?? {})
 export const NoticesUnreadSchema = z.object({ unread: z.number().int() })
+export type NoticesUnread = z.infer<typeof NoticesUnreadSchema>

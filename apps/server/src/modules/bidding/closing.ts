@@ -6,6 +6,7 @@ import type { Database } from '../../platform/db'
 import type { EventBus } from '../../platform/event-bus'
 import { IntervalJob } from '../../platform/interval-job'
 import { type Transact, transactor } from '../../platform/transactions'
+import { type NoticeWriter, noticeWriterFor, payLink } from '../notices/writer'
 import { BiddingRepository } from './repository'
 
 const DAY = 24 * 60 * 60 * 1000
@@ -32,6 +33,8 @@ export interface ClosingDeps {
   lots: BiddingRepository
   clock: Clock
   bus: EventBus
+  /** The winner's `lot_won` notice is written with their order. */
+  notices: NoticeWriter
   /** The handling fee in basis points of the hammer price (default 10 %). */
   feeBps?: number
   log?: FastifyBaseLogger
@@ -50,7 +53,7 @@ export class ClosingSweeper {
     database: Database,
     clock: Clock,
     bus: EventBus,
-    options: Pick<ClosingDeps, 'feeBps' | 'log'> = {},
+    options: Pick<ClosingDeps, 'feeBps' | 'log'> & { notices?: NoticeWriter } = {},
   ): ClosingSweeper {
     return new ClosingSweeper({
       transact: transactor(database),
@@ -58,6 +61,7 @@ export class ClosingSweeper {
       clock,
       bus,
       ...options,
+      notices: options.notices ?? noticeWriterFor(database, clock),
     })
   }
 
@@ -76,14 +80,30 @@ export class ClosingSweeper {
         if (!(await repo.markClosed(tx, lot.id, outcome))) continue
         if (outcome === 'sold' && lot.leader_id !== null && lot.price !== null) {
           const fee = handlingFee(lot.price, this.deps.feeBps)
-          await repo.createAuctionOrder(tx, {
+          const dueAt = now + AUCTION_PAYMENT_DAYS * DAY
+          const orderId = await repo.createAuctionOrder(tx, {
             userId: lot.leader_id,
             lotId: lot.id,
             hammer: lot.price,
             fee,
-            dueAt: now + AUCTION_PAYMENT_DAYS * DAY,
+            dueAt,
             now,
           })
+          if (orderId !== undefined) {
+            await this.deps.notices.add(
+              tx,
+              lot.leader_id,
+              'lot_won',
+              {
+                lotId: lot.id,
+                title: lot.title,
+                price: lot.price,
+                orderId,
+                dueAt: new Date(dueAt).toISOString(),
+              },
+              payLink(orderId),
+            )
+          }
         }
         await repo.deactivateProxies(tx, lot.id)
         result.push({

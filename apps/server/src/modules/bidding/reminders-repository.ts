@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely'
-import type { DB } from '../../platform/schema'
+import type { Tx } from '../../platform/transactions'
 
 export interface ClaimedReminder {
   userId: number
@@ -10,8 +9,6 @@ export interface ClaimedReminder {
 
 /** SQL of the ending-soon reminders (DESIGN §4): watches whose lot ends within the lead time. */
 export class RemindersRepository {
-  constructor(private readonly db: Kysely<DB>) {}
-
   /**
    * Claims up to `limit` due reminders and returns them: the watchers of open lots that have
    * started and end in (now, now + leadMs], who have not been reminded of that lot. One
@@ -19,10 +16,11 @@ export class RemindersRepository {
    * lot_id), so a reminder is claimed by exactly one caller: two instances that pick the same
    * watches meet on the key, the second waits for the first's insert (PostgreSQL) or its write lock
    * (SQLite) and skips those rows, and only the inserted ones come back. The claim outlives the
-   * watch, so unwatching and watching again does not remind twice.
+   * watch, so unwatching and watching again does not remind twice. In the caller's write
+   * transaction, so the notices written for the claimed reminders commit with the claim.
    */
-  async claimDue(now: number, leadMs: number, limit: number): Promise<ClaimedReminder[]> {
-    const claimed = await this.db
+  async claimDue(tx: Tx, now: number, leadMs: number, limit: number): Promise<ClaimedReminder[]> {
+    const claimed = await tx
       .insertInto('lot_reminders')
       .columns(['user_id', 'lot_id', 'sent_at'])
       .expression((eb) =>
@@ -63,7 +61,7 @@ export class RemindersRepository {
     if (claimed.length === 0) return []
 
     // The lot's title and its end as it stands now (a soft close may have moved it).
-    const lots = await this.db
+    const lots = await tx
       .selectFrom('lots')
       .select(['id', 'title', 'ends_at'])
       .where(

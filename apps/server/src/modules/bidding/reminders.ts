@@ -3,6 +3,8 @@ import type { Clock } from '../../platform/clock'
 import type { Database } from '../../platform/db'
 import type { EventBus } from '../../platform/event-bus'
 import { IntervalJob } from '../../platform/interval-job'
+import { type Transact, transactor } from '../../platform/transactions'
+import { lotLink, type NoticeWriter, noticeWriterFor } from '../notices/writer'
 import { type ClaimedReminder, RemindersRepository } from './reminders-repository'
 
 /** DESIGN §4: a watcher is reminded this long before a watched lot ends. */
@@ -10,7 +12,10 @@ export const REMINDER_LEAD_MS = 5 * 60 * 1000
 const BATCH = 500
 
 export interface ReminderDeps {
+  transact: Transact
   reminders: RemindersRepository
+  /** Each reminder also lands in the watcher's notices (DESIGN §4), written with its claim. */
+  notices: NoticeWriter
   clock: Clock
   bus: EventBus
   /** How long before the end a reminder goes out (default five minutes). */
@@ -39,26 +44,37 @@ export class ReminderJob {
     database: Database,
     clock: Clock,
     bus: EventBus,
-    options: Pick<ReminderDeps, 'leadMs' | 'log'> = {},
+    options: Pick<ReminderDeps, 'leadMs' | 'log'> & { notices?: NoticeWriter } = {},
   ): ReminderJob {
     return new ReminderJob({
-      reminders: new RemindersRepository(database.db),
+      transact: transactor(database),
+      reminders: new RemindersRepository(),
       clock,
       bus,
       ...options,
+      notices: options.notices ?? noticeWriterFor(database, clock),
     })
   }
 
   /** Claims and publishes every reminder due now; returns what it sent. */
   async run(): Promise<ClaimedReminder[]> {
-    const { reminders, clock, bus } = this.deps
+    const { reminders, notices, clock, bus } = this.deps
     const sent: ClaimedReminder[] = []
     for (;;) {
-      const batch = await reminders.claimDue(
-        clock.now(),
-        this.deps.leadMs ?? REMINDER_LEAD_MS,
-        BATCH,
-      )
+      const batch = await this.deps.transact(async (tx) => {
+        const claimed = await reminders.claimDue(
+          tx,
+          clock.now(),
+          this.deps.leadMs ?? REMINDER_LEAD_MS,
+          BATCH,
+        )
+        for (const r of claimed) {
+          const endsAt = new Date(r.endsAt).toISOString()
+          const params = { lotId: r.lotId, title: r.title, endsAt }
+          await notices.add(tx, r.userId, 'ending_soon', params, lotLink(r.lotId))
+        }
+        return claimed
+      })
       for (const reminder of batch) {
         bus.publish({
           type: 'reminder',

@@ -14,6 +14,8 @@ export interface Exposure {
 
 export interface LockedLot {
   id: number
+  /** For the notices a bid writes (outbid). */
+  title: string
   status: string
   startPrice: number
   reservePrice: number | null
@@ -53,6 +55,7 @@ export class BiddingRepository {
       .innerJoin('specials', 'specials.id', 'lots.special_id')
       .select([
         'lots.id',
+        'lots.title',
         'lots.status',
         'lots.start_price',
         'lots.reserve_price',
@@ -71,6 +74,7 @@ export class BiddingRepository {
     return (
       row && {
         id: row.id,
+        title: row.title,
         status: row.status,
         startPrice: row.start_price,
         reservePrice: row.reserve_price,
@@ -283,7 +287,7 @@ export class BiddingRepository {
   dueLots(tx: Tx, now: number, limit: number) {
     let due = tx
       .selectFrom('lots')
-      .select(['id', 'price', 'leader_id', 'reserve_price', 'bid_count', 'ends_at'])
+      .select(['id', 'title', 'price', 'leader_id', 'reserve_price', 'bid_count', 'ends_at'])
       .where('status', '=', 'open')
       .where('ends_at', '<=', now)
       .orderBy('ends_at')
@@ -303,7 +307,10 @@ export class BiddingRepository {
     return updated.numUpdatedRows === 1n
   }
 
-  /** The winner's pending-payment order; the unique lot_id makes it exist at most once. */
+  /**
+   * The winner's pending-payment order; the unique lot_id makes it exist at most once. Its id, or
+   * undefined when the lot had one already.
+   */
   async createAuctionOrder(
     tx: Tx,
     order: {
@@ -314,8 +321,8 @@ export class BiddingRepository {
       dueAt: number
       now: number
     },
-  ): Promise<void> {
-    await tx
+  ): Promise<number | undefined> {
+    const row = await tx
       .insertInto('orders')
       .values({
         user_id: order.userId,
@@ -332,7 +339,9 @@ export class BiddingRepository {
         paid_at: null,
       })
       .onConflict((oc) => oc.column('lot_id').doNothing())
-      .execute()
+      .returning('id')
+      .executeTakeFirst()
+    return row?.id
   }
 
   async deactivateProxies(tx: Tx, lotId: number): Promise<void> {

@@ -19,6 +19,7 @@ const NOW = Date.UTC(2026, 10, 23, 2, 0, 0)
 
 const buildLot = (overrides: Partial<LockedLot> = {}): LockedLot => ({
   id: 7,
+  title: '光绪元宝',
   status: 'open',
   startPrice: 100 * YUAN,
   reservePrice: null,
@@ -70,6 +71,7 @@ function setup(
     transact: transact as unknown as Transact,
     clock: new FakeClock(NOW),
     bus: new InProcessEventBus(),
+    notices: { add: vi.fn(() => Promise.resolve()) },
     lots: lots as unknown as BiddingRepository,
     reads: reads as unknown as BiddingReads,
     watches: {} as unknown as WatchRepository,

@@ -31,6 +31,7 @@ import type { EventBus } from '../../platform/event-bus'
 import { type IdempotencyStore, requestHash } from '../../platform/idempotency'
 import type { Transact, Tx } from '../../platform/transactions'
 import { lotStatusOf, toLotCard } from '../catalog/mappers'
+import { lotLink, type NoticeWriter } from '../notices/writer'
 import { maskBidder } from '@numisma/domain/mask'
 import type { BiddingReads } from './reads-repository'
 import type { BiddingRepository, Exposure, LockedLot } from './repository'
@@ -45,6 +46,8 @@ export interface BiddingDeps {
   transact: Transact
   clock: Clock
   bus: EventBus
+  /** The outbid notice is written in the bid's transaction. */
+  notices: NoticeWriter
   lots: BiddingRepository
   reads: BiddingReads
   watches: WatchRepository
@@ -130,6 +133,15 @@ export class BiddingService {
         notLeading: result.notLeading,
       }
       if (idempotencyKey) await idempotency.complete(tx, userId, idempotencyKey, response)
+      if (result.outbid !== null && state.price !== null) {
+        await this.deps.notices.add(
+          tx,
+          result.outbid,
+          'outbid',
+          { lotId: lot.id, title: lot.title, price: state.price },
+          lotLink(lot.id),
+        )
+      }
       const leader = state.leaderId === null ? null : await this.displayOf(tx, state.leaderId)
       return { kind: 'placed' as const, leader, response, state, outbid: result.outbid, lot, now }
     })

@@ -27,6 +27,7 @@ function setup(
     },
     coupons: { usableCount: () => Promise.resolve(4) },
     mall: { watchCount: () => Promise.resolve(2) },
+    notices: { unreadCount: (userId) => Promise.resolve(userId === 8 ? 3 : 0) },
     payPasswords: { isSet: () => Promise.resolve(more.payPasswordSet ?? false) },
   })
 }
@@ -70,6 +71,7 @@ describe('UserService.statistics', () => {
         coupons: 4,
         waitingToShip: 0,
         waitingToReceive: 0,
+        unreadNotices: 3,
       },
     })
   })

@@ -26,6 +26,11 @@ export interface UserMallFigures {
   watchCount(userId: number): Promise<number>
 }
 
+/** What it needs from notices: how many the user has not read (NoticesService satisfies it). */
+export interface UserNoticeFigures {
+  unreadCount(userId: number): Promise<number>
+}
+
 /**
  * Whether the user has set a payment password (the account module, which owns payment passwords,
  * satisfies it through app.ts).
@@ -46,6 +51,7 @@ export interface UserDeps {
   bidding: UserBiddingFigures
   coupons: UserCouponFigures
   mall: UserMallFigures
+  notices: UserNoticeFigures
   payPasswords: UserPayPasswords
 }
 
@@ -69,6 +75,7 @@ export class UserService {
       mallWatches,
       payPasswordSet,
       orders,
+      unreadNotices,
     ] = await Promise.all([
       this.deps.ledger.balances(userId),
       this.deps.bidding.quotaOf(userId),
@@ -80,6 +87,7 @@ export class UserService {
         ...ORDER_GROUPS.waitingToShip,
         ...ORDER_GROUPS.waitingToReceive,
       ]),
+      this.deps.notices.unreadCount(userId),
     ])
     const inGroup = (statuses: readonly string[]) =>
       statuses.reduce((sum, status) => sum + (orders[status] ?? 0), 0)
@@ -101,6 +109,7 @@ export class UserService {
         coupons,
         waitingToShip: inGroup(ORDER_GROUPS.waitingToShip),
         waitingToReceive: inGroup(ORDER_GROUPS.waitingToReceive),
+        unreadNotices,
       },
     }
   }
