@@ -333,6 +333,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     heldDeposit,
     receipts: sharpReceipts,
     idempotency: new IdempotencyStore(database.db),
+    passwords: payPasswords,
   })
   const forfeits = new ForfeitService({
     transact: transactor(database),

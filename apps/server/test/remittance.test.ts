@@ -7,7 +7,7 @@ import { createTestApp, type Session, type TestApp } from './helpers/app'
 import { testDatabases } from './helpers/databases'
 import { expectLedgerSound } from './helpers/ledger'
 import { buy, createMallItem, type StaffCall, staffCaller } from './helpers/mall-orders'
-import { addCompanyBanks, balanceOf, winLot } from './helpers/money'
+import { addCompanyBanks, balanceOf, creditBalance, winLot } from './helpers/money'
 
 /** Issue 9: bank remittance notices and staff decisions — on both databases, over HTTP. */
 const databases = await testDatabases()
@@ -244,6 +244,60 @@ describe.each(databases)('bank remittance on $name', (kind) => {
       id: created.id,
       status: 'confirmed',
     })
+  })
+
+  it('confirming pays the named orders only out of the money received, never from the balance there before', async () => {
+    const carl = await t.signIn()
+    await creditBalance(t, carl, 500 * YUAN)
+    const order = async (price: number) => {
+      const item = await createMallItem(admin, { price })
+      return (await buy(t, carl, { productNo: item.productNo, quantity: 1 })).json().data
+        .orderId as number
+    }
+    const [a, b, c] = [await order(150 * YUAN), await order(200 * YUAN), await order(100 * YUAN)]
+    const created = await filed(carl, { amount: 450 * YUAN, orderIds: [c, b, a] })
+    expect(created.amountReceived).toBeNull()
+    // The bank shows 300 yuan: it pays the first order (150); the second (200) does not fit in
+    // the 150 left, so it and every order after it wait, whatever the balance held before.
+    const res = await admin('POST', `/remittances/${created.id}/confirm`, {
+      amountReceived: 300 * YUAN,
+    })
+    expect(res.statusCode, res.body).toBe(200)
+    expect(res.json().data).toMatchObject({ status: 'confirmed', amountReceived: 300 * YUAN })
+    expect([await orderStatus(a), await orderStatus(b), await orderStatus(c)]).toEqual([
+      'paid',
+      'pending_payment',
+      'pending_payment',
+    ])
+    expect(await balanceOf(t, carl, 'balance')).toBe(500 * YUAN + 300 * YUAN - 150 * YUAN)
+    const list = await t.call({ method: 'GET', path: '/user/finance/remittances', as: carl })
+    expect(list.json<{ data: Remittance[] }>().data[0]).toMatchObject({
+      id: created.id,
+      amount: 450 * YUAN,
+      amountReceived: 300 * YUAN,
+    })
+
+    // Less than the first order arrives: nothing is paid, the money waits on the balance.
+    const short = await filed(carl, { amount: 200 * YUAN, orderIds: [b] })
+    const less = await admin('POST', `/remittances/${short.id}/confirm`, {
+      amountReceived: 199 * YUAN,
+    })
+    expect(less.statusCode, less.body).toBe(200)
+    expect(await orderStatus(b)).toBe('pending_payment')
+    expect(await balanceOf(t, carl, 'balance')).toBe(650 * YUAN + 199 * YUAN)
+  })
+
+  it('confirming without amountReceived takes the notice amount; a bad amount is a 400', async () => {
+    const dora = await t.signIn()
+    const created = await filed(dora, { amount: 88 * YUAN })
+    for (const amountReceived of [0, -1, 1.5, '100']) {
+      const bad = await admin('POST', `/remittances/${created.id}/confirm`, { amountReceived })
+      expect(bad.statusCode, JSON.stringify(amountReceived)).toBe(400)
+      expect(bad.json().code).toBe('VALIDATION_FAILED')
+    }
+    const res = await admin('POST', `/remittances/${created.id}/confirm`, {})
+    expect(res.json().data).toMatchObject({ status: 'confirmed', amountReceived: 88 * YUAN })
+    expect(await balanceOf(t, dora, 'balance')).toBe(88 * YUAN)
   })
 
   it('rejecting moves no money; a decided notice answers NOT_PENDING to either decision', async () => {

@@ -6,6 +6,7 @@ import { testDatabases } from './helpers/databases'
 import { expectLedgerSound } from './helpers/ledger'
 import { type StaffCall, staffCaller } from './helpers/mall-orders'
 import { balanceOf, creditBalance } from './helpers/money'
+import { PAY_PASSWORD, payer } from './helpers/payments'
 
 /** Issue 9: withdrawals reserved at once, paid or refused by staff — on both databases. */
 const databases = await testDatabases()
@@ -33,6 +34,7 @@ describe.each(databases)('withdrawals on $name', (kind) => {
         bankName: '中国建设银行北京分行',
         accountName: '张三',
         accountNo: '6217000010001234567',
+        payPassword: PAY_PASSWORD,
         ...body,
       },
     })
@@ -45,7 +47,7 @@ describe.each(databases)('withdrawals on $name', (kind) => {
     t.call({ method: 'POST', path: '/bidding/bid', as, body: { lotId, amount, proxy: false } })
 
   it('reserves from the balance at once, masks the account, and refuses more than the balance', async () => {
-    const alice = await t.signIn()
+    const alice = await payer(t)
     await creditBalance(t, alice, 500 * YUAN)
     const low = await request(alice, { amount: 500 * YUAN + 1 })
     expect(low.statusCode).toBe(409)
@@ -66,7 +68,7 @@ describe.each(databases)('withdrawals on $name', (kind) => {
   })
 
   it('takes from the deposit only what exposure leaves free (DEPOSIT_IN_USE beyond)', async () => {
-    const bob = await t.signIn()
+    const bob = await payer(t)
     await creditDeposit(t, bob.userId, 1_000 * YUAN) // quota 10,000 yuan
     const lotId = await createLot(t, { startPrice: 6_000 * YUAN })
     expect((await bid(bob, lotId, 6_000 * YUAN)).statusCode).toBe(200)
@@ -82,7 +84,7 @@ describe.each(databases)('withdrawals on $name', (kind) => {
 
   it('a bid and a deposit withdrawal at once never both count on the same deposit', async () => {
     for (let round = 0; round < 5; round++) {
-      const carol = await t.signIn()
+      const carol = await payer(t)
       await creditDeposit(t, carol.userId, 1_000 * YUAN) // quota 10,000 yuan
       const lotId = await createLot(t, { startPrice: 10_000 * YUAN })
       const [placed, withdrawn] = await Promise.all([
@@ -100,7 +102,7 @@ describe.each(databases)('withdrawals on $name', (kind) => {
   })
 
   it('staff pay sends the held money out; refusing returns it where it came from; each once', async () => {
-    const dave = await t.signIn()
+    const dave = await payer(t)
     await creditBalance(t, dave, 300 * YUAN)
     await creditDeposit(t, dave.userId, 500 * YUAN)
     const paid = await requested(dave, { amount: 100 * YUAN })
@@ -139,7 +141,7 @@ describe.each(databases)('withdrawals on $name', (kind) => {
   })
 
   it('twenty concurrent pay and refuse decisions: exactly one applies', async () => {
-    const erin = await t.signIn()
+    const erin = await payer(t)
     await creditBalance(t, erin, 100 * YUAN)
     const w = await requested(erin, { amount: 100 * YUAN })
     const results = await Promise.all(
@@ -156,7 +158,7 @@ describe.each(databases)('withdrawals on $name', (kind) => {
   })
 
   it('reserves once for a request sent twice under one Idempotency-Key, and never beyond the balance', async () => {
-    const fay = await t.signIn()
+    const fay = await payer(t)
     await creditBalance(t, fay, 100 * YUAN)
     const headers = { 'idempotency-key': 'withdraw-retry-0001' }
     const [a, b] = await Promise.all([
@@ -173,8 +175,54 @@ describe.each(databases)('withdrawals on $name', (kind) => {
     expect(many.filter((r) => r.statusCode === 200)).toHaveLength(4)
     expect(many.filter((r) => r.json().code === 'BALANCE_LOW')).toHaveLength(6)
     expect(await balanceOf(t, fay, 'balance')).toBe(0)
-    const other = await t.signIn()
+    const other = await payer(t)
     const list = await t.call({ method: 'GET', path: '/user/finance/withdrawals', as: other })
     expect(list.json()).toEqual({ data: [] })
+  })
+
+  it('asks the payment password before any money moves: wrong, locked after five, none set', async () => {
+    const gus = await payer(t)
+    await creditBalance(t, gus, 100 * YUAN)
+    const missing = await request(gus, { amount: 10 * YUAN, payPassword: undefined })
+    expect(missing.json()).toMatchObject({ code: 'PAY_PASSWORD_WRONG', details: { missing: true } })
+    const wrong = await request(gus, { amount: 10 * YUAN, payPassword: '000000' })
+    expect(wrong.statusCode).toBe(400)
+    expect(wrong.json()).toMatchObject({ code: 'PAY_PASSWORD_WRONG', details: { triesLeft: 4 } })
+    expect((await request(gus, { amount: 10 * YUAN, payPassword: '12345' })).statusCode).toBe(400)
+    for (let i = 0; i < 3; i++) await request(gus, { amount: 10 * YUAN, payPassword: '000000' })
+    const locked = await request(gus, { amount: 10 * YUAN, payPassword: '000000' })
+    expect(locked.json().code).toBe('PAY_LOCKED')
+    // Locked: even the right password is refused, and nothing left the balance.
+    expect((await request(gus, { amount: 10 * YUAN })).json().code).toBe('PAY_LOCKED')
+    expect(await balanceOf(t, gus, 'balance')).toBe(100 * YUAN)
+    expect(await balanceOf(t, gus, 'withdrawal')).toBe(0)
+
+    const hal = await t.signIn()
+    await creditBalance(t, hal, 100 * YUAN)
+    const unset = await request(hal, { amount: 10 * YUAN })
+    expect(unset.json().code).toBe('PAY_PASSWORD_NOT_SET')
+    expect(await balanceOf(t, hal, 'balance')).toBe(100 * YUAN)
+  })
+
+  it('a retry of a committed withdrawal replays without asking the password again', async () => {
+    const ida = await payer(t)
+    await creditBalance(t, ida, 100 * YUAN)
+    const headers = { 'idempotency-key': 'withdraw-replay-0001' }
+    const first = await request(ida, { amount: 30 * YUAN }, headers)
+    expect(first.statusCode, first.body).toBe(200)
+    // Then five wrong tries lock payment; the retried request (its answer lost) still replays.
+    for (let i = 0; i < 5; i++) await request(ida, { amount: 1 * YUAN, payPassword: '000000' })
+    expect((await request(ida, { amount: 1 * YUAN })).json().code).toBe('PAY_LOCKED')
+    const again = await request(ida, { amount: 30 * YUAN, payPassword: '000000' }, headers)
+    expect(again.statusCode).toBe(200)
+    expect(again.body).toBe(first.body)
+    // A new key is a new withdrawal: the lock holds.
+    const fresh = await request(
+      ida,
+      { amount: 30 * YUAN },
+      { 'idempotency-key': 'withdraw-replay-0002' },
+    )
+    expect(fresh.json().code).toBe('PAY_LOCKED')
+    expect(await balanceOf(t, ida, 'balance')).toBe(70 * YUAN)
   })
 })

@@ -115,6 +115,8 @@ export const RemittanceSchema = z.object({
   receiptUrl: z.string().nullable(),
   status: z.enum(REMITTANCE_STATUSES),
   note: z.string().nullable(),
+  /** What staff saw arrive (fen) once confirmed: what was credited; null before. */
+  amountReceived: Fen.nullable(),
   createdAt: z.string(),
 })
 export type Remittance = z.infer<typeof RemittanceSchema>
@@ -130,6 +132,8 @@ export const WithdrawalRequestSchema = z.object({
     .string()
     .trim()
     .regex(/^\d{8,30}$/),
+  /** Money leaves the account as it does paying from the balance: the payment password first. */
+  payPassword: PayPasswordSchema.optional(),
 })
 export type WithdrawalRequest = z.infer<typeof WithdrawalRequestSchema>
 
@@ -154,6 +158,14 @@ export type Withdrawal = z.infer<typeof WithdrawalSchema>
 export const StaffDecisionSchema = z.object({
   note: plainText(0, 200, { multiline: true }).optional(),
 })
+/**
+ * Staff `POST /admin/remittances/{id}/confirm`: what actually arrived (fen; the notice's amount when
+ * left out). Exactly that is credited, and only that pays the notice's orders.
+ */
+export const RemittanceConfirmSchema = StaffDecisionSchema.extend({
+  amountReceived: Amount.optional(),
+})
+export type RemittanceConfirm = z.infer<typeof RemittanceConfirmSchema>
 export const BalanceCreditSchema = z.object({
   amount: Amount,
   memo: plainText(0, 200).default('counter cash'),

@@ -43,6 +43,7 @@ export const toRemittance = (row: RemittanceRow): Remittance => ({
   receiptUrl: row.hasReceipt ? receiptPath(row.id) : null,
   status: row.status as Remittance['status'],
   note: row.note,
+  amountReceived: row.amount_received,
   createdAt: iso(row.created_at),
 })
 

@@ -109,17 +109,17 @@ export class BankingRepository {
 
   /**
    * Locks the caller's orders among `orderIds` (in id order, as paying takes them) and returns
-   * their ids and statuses; another user's order is simply not among them.
+   * their ids, statuses and totals; another user's order is simply not among them.
    */
   async lockOrdersOf(
     tx: Tx,
     userId: number,
     orderIds: readonly number[],
-  ): Promise<{ id: number; status: string }[]> {
+  ): Promise<{ id: number; status: string; total: number }[]> {
     if (orderIds.length === 0) return []
     let query = tx
       .selectFrom('orders')
-      .select(['id', 'status'])
+      .select(['id', 'status', 'total'])
       .where('user_id', '=', userId)
       .where('id', 'in', [...orderIds])
       .orderBy('id')
@@ -247,6 +247,8 @@ export class BankingRepository {
       status: 'confirmed' | 'rejected'
       note: string | null
       transferId: number | null
+      /** What arrived (a confirmation); null for a rejection. */
+      amountReceived: number | null
       now: number
     },
   ): Promise<boolean> {
@@ -256,6 +258,7 @@ export class BankingRepository {
         status: decision.status,
         note: decision.note,
         transfer_id: decision.transferId,
+        amount_received: decision.amountReceived,
         decided_at: decision.now,
       })
       .where('id', '=', id)

@@ -25,6 +25,7 @@ const NOW = Date.UTC(2026, 10, 24, 3)
 const USER = 5
 const OTHER = 6
 const STAFF = { idempotencyOwner: -1 }
+const PASSWORD = '135790'
 
 class FakeBanking implements Pick<BankingRepository, keyof BankingRepository> {
   banks = [
@@ -37,7 +38,10 @@ class FakeBanking implements Pick<BankingRepository, keyof BankingRepository> {
       active: 1,
     },
   ]
-  orders = new Map<number, { userId: number; status: string; payMethod: string | null }>()
+  orders = new Map<
+    number,
+    { userId: number; status: string; payMethod: string | null; total?: number }
+  >()
   remittanceRows: (RemittanceRow & { receipt: string | null })[] = []
   withdrawalRows: WithdrawalRow[] = []
   overdue = new Set<number>()
@@ -55,7 +59,11 @@ class FakeBanking implements Pick<BankingRepository, keyof BankingRepository> {
     return Promise.resolve(
       ids
         .filter((id) => this.orders.get(id)?.userId === userId)
-        .map((id) => ({ id, status: this.orders.get(id)!.status })),
+        .map((id) => ({
+          id,
+          status: this.orders.get(id)!.status,
+          total: this.orders.get(id)!.total ?? y(100),
+        })),
     )
   }
   setPayMethod(_tx: Tx, ids: readonly number[], payMethod: 'remittance' | null) {
@@ -123,6 +131,7 @@ class FakeBanking implements Pick<BankingRepository, keyof BankingRepository> {
       status: 'confirmed' | 'rejected'
       note: string | null
       transferId: number | null
+      amountReceived: number | null
       now: number
     },
   ) {
@@ -132,6 +141,7 @@ class FakeBanking implements Pick<BankingRepository, keyof BankingRepository> {
       status: d.status,
       note: d.note,
       transfer_id: d.transferId,
+      amount_received: d.amountReceived,
       decided_at: d.now,
     })
     return Promise.resolve(true)
@@ -178,7 +188,9 @@ class FakeBanking implements Pick<BankingRepository, keyof BankingRepository> {
   }
 }
 
-function setup(options: { balance?: number; deposit?: number; exposure?: number } = {}) {
+function setup(
+  options: { balance?: number; deposit?: number; exposure?: number; password?: string } = {},
+) {
   const banking = new FakeBanking()
   const posts: { userId: number; kind: string; legs: readonly Leg[] }[] = []
   const ledger = {
@@ -207,6 +219,14 @@ function setup(options: { balance?: number; deposit?: number; exposure?: number 
   const idempotency = {
     claim: vi.fn(() => Promise.resolve({ kind: 'new' as const })),
     complete: vi.fn(() => Promise.resolve()),
+    committed: vi.fn(() => Promise.resolve(false)),
+  }
+  const passwords = {
+    verify: vi.fn((_userId: number, password: string | undefined) =>
+      password === (options.password ?? PASSWORD)
+        ? Promise.resolve()
+        : Promise.reject(new AppError('PAY_PASSWORD_WRONG')),
+    ),
   }
   const transact = ((work: (tx: Tx) => Promise<unknown>) => work({} as Tx)) as Transact
   const service = new BankingService({
@@ -218,8 +238,19 @@ function setup(options: { balance?: number; deposit?: number; exposure?: number 
     heldDeposit,
     receipts,
     idempotency: idempotency as unknown as IdempotencyStore,
+    passwords,
   })
-  return { service, banking, ledger, posts, settlement, heldDeposit, receipts, idempotency }
+  return {
+    service,
+    banking,
+    ledger,
+    posts,
+    settlement,
+    heldDeposit,
+    receipts,
+    idempotency,
+    passwords,
+  }
 }
 
 const notice = (overrides: Partial<RemittanceRequest> = {}): RemittanceRequest => ({
@@ -238,6 +269,7 @@ const withdrawal = (overrides: Partial<WithdrawalRequest> = {}): WithdrawalReque
   bankName: '中国建设银行',
   accountName: '张三',
   accountNo: '6217000010001234567',
+  payPassword: PASSWORD,
   ...overrides,
 })
 
@@ -312,8 +344,14 @@ describe('staff deciding a remittance', () => {
     const s = setup()
     s.banking.orders.set(10, { userId: USER, status: 'pending_payment', payMethod: null })
     await s.service.reportRemittance(USER, notice({ orderIds: [10] }))
-    const result = await s.service.confirmRemittance(1, '到账', STAFF)
-    expect(result).toMatchObject({ id: 1, userId: USER, status: 'confirmed', note: '到账' })
+    const result = await s.service.confirmRemittance(1, { note: '到账' }, STAFF)
+    expect(result).toMatchObject({
+      id: 1,
+      userId: USER,
+      status: 'confirmed',
+      note: '到账',
+      amountReceived: y(1_000),
+    })
     expect(s.posts).toEqual([
       {
         userId: USER,
@@ -327,14 +365,65 @@ describe('staff deciding a remittance', () => {
     expect(s.settlement.settleFromBalance).toHaveBeenCalledWith(expect.anything(), USER, [10], NOW)
     expect(s.banking.remittanceRows[0]!.transfer_id).toBe(1)
 
-    expect((await refusal(s.service.confirmRemittance(1, undefined, STAFF))).code).toBe(
-      'NOT_PENDING',
-    )
+    expect((await refusal(s.service.confirmRemittance(1, {}, STAFF))).code).toBe('NOT_PENDING')
     expect((await refusal(s.service.rejectRemittance(1, undefined, STAFF))).code).toBe(
       'NOT_PENDING',
     )
     expect(s.posts).toHaveLength(1)
     expect(s.settlement.settleFromBalance).toHaveBeenCalledOnce()
+  })
+
+  it('pays the orders only out of what arrived: in id order, up to the first that does not fit', async () => {
+    const s = setup({ balance: y(10_000) })
+    s.banking.orders.set(12, {
+      userId: USER,
+      status: 'pending_payment',
+      payMethod: null,
+      total: y(300),
+    })
+    s.banking.orders.set(10, {
+      userId: USER,
+      status: 'pending_payment',
+      payMethod: null,
+      total: y(400),
+    })
+    s.banking.orders.set(11, {
+      userId: USER,
+      status: 'pending_payment',
+      payMethod: null,
+      total: y(500),
+    })
+    s.banking.orders.set(13, {
+      userId: USER,
+      status: 'pending_payment',
+      payMethod: null,
+      total: y(1),
+    })
+    await s.service.reportRemittance(USER, notice({ orderIds: [13, 12, 11, 10] }))
+    s.banking.orders.get(13)!.status = 'cancelled'
+    const result = await s.service.confirmRemittance(1, { amountReceived: y(950) }, STAFF)
+    expect(result.amountReceived).toBe(y(950))
+    expect(s.posts[0]!.legs).toContainEqual({ owner: 'user', kind: 'balance', amount: y(950) })
+    // 10 (400) and 11 (500) fit in 950; 12 (300) does not fit in the 50 left; 13 is not payable.
+    expect(s.settlement.settleFromBalance).toHaveBeenCalledWith(
+      expect.anything(),
+      USER,
+      [10, 11],
+      NOW,
+    )
+  })
+
+  it('pays nothing when what arrived covers not even the first order', async () => {
+    const s = setup({ balance: y(10_000) })
+    s.banking.orders.set(10, {
+      userId: USER,
+      status: 'pending_payment',
+      payMethod: null,
+      total: y(400),
+    })
+    await s.service.reportRemittance(USER, notice({ orderIds: [10] }))
+    await s.service.confirmRemittance(1, { amountReceived: y(399) }, STAFF)
+    expect(s.settlement.settleFromBalance).not.toHaveBeenCalled()
   })
 
   it('rejecting moves no money and puts orders back on the clock unless another notice awaits them', async () => {
@@ -352,9 +441,7 @@ describe('staff deciding a remittance', () => {
 
   it('answers 404 for a notice that does not exist', async () => {
     const s = setup()
-    expect((await refusal(s.service.confirmRemittance(99, undefined, STAFF))).code).toBe(
-      'NOT_FOUND',
-    )
+    expect((await refusal(s.service.confirmRemittance(99, {}, STAFF))).code).toBe('NOT_FOUND')
   })
 })
 
@@ -427,6 +514,30 @@ describe('withdrawals', () => {
     )
     expect((await refusal(s.service.payWithdrawal(2, undefined, STAFF))).code).toBe('NOT_PENDING')
     expect(s.posts).toHaveLength(posted)
+  })
+
+  it('asks the payment password first: a wrong one reserves nothing; a committed retry replays without it', async () => {
+    const s = setup({ balance: y(1_000) })
+    const wrong = await refusal(
+      s.service.requestWithdrawal(USER, withdrawal({ payPassword: '000000' }), 'k1'),
+    )
+    expect(wrong.code).toBe('PAY_PASSWORD_WRONG')
+    expect(s.posts).toEqual([])
+    expect(s.ledger.lock).not.toHaveBeenCalled()
+
+    const first = await s.service.requestWithdrawal(USER, withdrawal(), 'k1')
+    s.idempotency.committed.mockResolvedValueOnce(true)
+    s.idempotency.claim.mockResolvedValueOnce({ kind: 'replay', result: first } as never)
+    const again = await s.service.requestWithdrawal(
+      USER,
+      withdrawal({ payPassword: '000000' }),
+      'k1',
+    )
+    expect(again).toEqual(first)
+    expect(s.passwords.verify).toHaveBeenCalledTimes(2)
+    // The password is no part of the request a key stands for.
+    const hashes = s.idempotency.claim.mock.calls.map((c) => (c as unknown[])[3])
+    expect(new Set(hashes).size).toBe(1)
   })
 
   it('lists the caller’s own only, account numbers masked but the last four', async () => {

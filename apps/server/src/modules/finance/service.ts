@@ -2,6 +2,7 @@ import {
   type CompanyBank,
   REMITTED_ON_MAX_DAYS_BACK,
   type Remittance,
+  type RemittanceConfirm,
   type RemittanceRequest,
   type StaffRemittance,
   type StaffWithdrawal,
@@ -22,7 +23,7 @@ import type { Clock } from '../../platform/clock'
 import { AppError } from '../../platform/errors'
 import { type IdempotencyStore, requestHash } from '../../platform/idempotency'
 import type { Transact, Tx } from '../../platform/transactions'
-import type { OrderSettlement } from '../payments/ports'
+import type { OrderSettlement, PayPasswordCheck } from '../payments/ports'
 import {
   toCompanyBank,
   toRemittance,
@@ -64,6 +65,8 @@ export interface BankingDeps {
   heldDeposit: HeldDeposit
   receipts: ReceiptDecoder
   idempotency: IdempotencyStore
+  /** The payment password (modules/account), asked before money leaves for a bank account. */
+  passwords: PayPasswordCheck
 }
 
 /** Who asks: a user (their own id owns their idempotency keys) or staff (negative ids, DESIGN §2). */
@@ -73,6 +76,9 @@ export interface Actor {
 }
 
 type Claimed<T> = { kind: 'replay'; result: T } | { kind: 'new' }
+
+/** Thrown to roll back a replay-only attempt whose key turned out not to be there. */
+class NeedsPassword extends Error {}
 
 const unique = (ids: readonly number[]) => [...new Set(ids)]
 
@@ -89,6 +95,26 @@ export function remittedOnRefusal(remittedOn: string, now: number): string | nul
   if (remittedOn > latest) return `must not be after ${latest}`
   if (remittedOn < earliest) return `must not be before ${earliest}`
   return null
+}
+
+/**
+ * Which of a confirmed notice's orders the money received pays: the unpaid ones in id order while
+ * what is left of it covers them (the first that does not fit, and every one after it, wait). Their
+ * sum never exceeds `received`, so paying them takes nothing that was on the balance before.
+ */
+export function remittancePayable(
+  orders: readonly { id: number; status: string; total: number }[],
+  received: number,
+): number[] {
+  const pay: number[] = []
+  let left = received
+  for (const order of [...orders].sort((a, b) => a.id - b.id)) {
+    if (!(UNPAID_STATUSES as readonly string[]).includes(order.status)) continue
+    if (order.total > left) break
+    pay.push(order.id)
+    left -= order.total
+  }
+  return pay
 }
 
 /**
@@ -179,47 +205,53 @@ export class BankingService {
   }
 
   /**
-   * Staff saw the money arrive: the amount goes onto the user's balance, then the orders the notice
-   * names are paid from that balance (as one payment, the ones still unpaid) — all in one
-   * transaction. What the orders do not take stays on the balance.
+   * Staff saw the money arrive: what arrived (`amountReceived`, the notice's amount unless staff
+   * say otherwise) goes onto the user's balance, then the orders the notice names are paid out of
+   * that money only (remittancePayable: in id order while it covers them, as one payment) — all in
+   * one transaction. Whatever sat on the balance before is never spent without the user's payment
+   * password; orders the money does not reach stay unpaid, what the orders do not take stays.
    */
   async confirmRemittance(
     remittanceId: number,
-    note: string | undefined,
+    decision: RemittanceConfirm,
     actor: Actor,
   ): Promise<StaffRemittance> {
     const { banking, transact, clock, ledger } = this.deps
+    const { note } = decision
     return transact(async (tx) => {
       const notice = await banking.lockRemittance(tx, remittanceId)
       if (!notice) throw new AppError('NOT_FOUND', { remittanceId })
       const orderIds = JSON.parse(notice.order_ids) as number[]
       // The orders before the balance, the order paying takes them in.
-      await banking.lockOrdersOf(tx, notice.user_id, orderIds)
+      const orders = await banking.lockOrdersOf(tx, notice.user_id, orderIds)
       const now = clock.now()
       const claim = await this.claim<StaffRemittance>(
         tx,
         actor.idempotencyOwner,
         actor.idempotencyKey,
-        requestHash({ confirm: remittanceId, note }),
+        requestHash({ confirm: remittanceId, note, amountReceived: decision.amountReceived }),
         now,
       )
       if (claim.kind === 'replay') return claim.result
       if (notice.status !== 'submitted')
         throw new AppError('NOT_PENDING', { status: notice.status })
+      const received = decision.amountReceived ?? notice.amount
       const transferId = await ledger.post(
         tx,
         notice.user_id,
         { kind: 'remittance', memo: `remittance ${remittanceId}`, now },
-        creditBalance(notice.amount),
+        creditBalance(received),
       )
-      if (orderIds.length > 0) {
-        await this.deps.settlement.settleFromBalance(tx, notice.user_id, orderIds, now)
+      const pay = remittancePayable(orders, received)
+      if (pay.length > 0) {
+        await this.deps.settlement.settleFromBalance(tx, notice.user_id, pay, now)
       }
       if (
         !(await banking.decideRemittance(tx, remittanceId, {
           status: 'confirmed',
           note: note ?? null,
           transferId,
+          amountReceived: received,
           now,
         }))
       ) {
@@ -260,6 +292,7 @@ export class BankingService {
           status: 'rejected',
           note: note ?? null,
           transferId: null,
+          amountReceived: null,
           now,
         }))
       ) {
@@ -285,15 +318,40 @@ export class BankingService {
    * account, out of reach of bids and payments). From the balance: all of it may go (BALANCE_LOW
    * beyond). From the deposit: only what exposure leaves free, judged under the lock bids take on
    * the user's exposure, and nothing while a won lot is overdue — the deposit answers for it
-   * (DEPOSIT_IN_USE).
+   * (DEPOSIT_IN_USE). The payment password is checked first, as for paying from the balance.
    */
   async requestWithdrawal(
     userId: number,
     request: WithdrawalRequest,
     idempotencyKey?: string,
   ): Promise<Withdrawal> {
+    const { payPassword, ...withdrawal } = request
+    // The password takes no part: a retry with the same key replays whatever was typed.
+    const hash = requestHash(withdrawal)
+    const run = (replayOnly: boolean) =>
+      this.reserve(userId, withdrawal, hash, idempotencyKey, replayOnly)
+    // A retry of a withdrawal already reserved replays it without asking the password again, as a
+    // payment's does: wrong tries since (or a lock) must not hide the answer that it went through.
+    if (idempotencyKey && (await this.deps.idempotency.committed(userId, idempotencyKey))) {
+      const replayed = await run(true).catch((error: unknown) => {
+        if (error instanceof NeedsPassword) return undefined
+        throw error
+      })
+      if (replayed) return replayed
+    }
+    // Before the transaction: argon2 is slow, and a wrong try is counted even though we refuse.
+    await this.deps.passwords.verify(userId, payPassword)
+    return run(false)
+  }
+
+  private reserve(
+    userId: number,
+    request: Omit<WithdrawalRequest, 'payPassword'>,
+    hash: string,
+    idempotencyKey: string | undefined,
+    replayOnly: boolean,
+  ): Promise<Withdrawal> {
     const { banking, transact, clock, ledger } = this.deps
-    const hash = requestHash(request)
     return transact(async (tx) => {
       // The source and withdrawal accounts first (in id order, as transfers take them), then, for
       // the deposit, the exposure under the bids' lock: nothing can spend the money meanwhile.
@@ -302,6 +360,8 @@ export class BankingService {
       const now = clock.now()
       const claim = await this.claim<Withdrawal>(tx, userId, idempotencyKey, hash, now)
       if (claim.kind === 'replay') return claim.result
+      // The key lapsed between the look and the claim: nothing was written; check the password.
+      if (replayOnly) throw new NeedsPassword()
       if (held) {
         if (await banking.hasOverdueOrders(tx, userId)) {
           throw new AppError('DEPOSIT_IN_USE', { free: 0, overdue: true })

@@ -1,4 +1,5 @@
 import {
+  RemittanceConfirmSchema,
   StaffDecisionSchema,
   StaffRemittanceQuerySchema,
   StaffRemittanceSchema,
@@ -72,15 +73,16 @@ export const bankingStaffRoutes: FastifyPluginAsyncZod<BankingStaffRouteOptions>
       schema: {
         tags,
         summary:
-          'The money arrived: credit the balance and pay the orders the notice names, in one transaction (NOT_PENDING once decided)',
+          'The money arrived: credit what arrived (amountReceived, the notice amount by default) and pay the orders the notice names out of it, in id order while it covers them, in one transaction (NOT_PENDING once decided)',
         ...decision,
+        body: RemittanceConfirmSchema.nullish(),
         response: { 200: dataSchema(StaffRemittanceSchema) },
       },
     },
     async (request) => ({
       data: await banking.confirmRemittance(
         request.params.id,
-        request.body?.note,
+        request.body ?? {},
         actorOf(request),
       ),
     }),

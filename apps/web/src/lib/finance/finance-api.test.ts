@@ -85,6 +85,7 @@ const buildRemittance = (overrides: Partial<Remittance> = {}): Remittance => ({
   receiptUrl: null,
   status: 'submitted',
   note: null,
+  amountReceived: null,
   createdAt: '2030-01-02T01:00:00.000Z',
   ...overrides,
 })
