@@ -50,6 +50,10 @@ import { couponHoldsFor } from './modules/coupons/holds'
 import { CouponRepository } from './modules/coupons/repository'
 import { couponRoutes } from './modules/coupons/routes'
 import { CouponService } from './modules/coupons/service'
+import { packagedRegions } from './modules/address/regions'
+import { AddressRepository } from './modules/address/repository'
+import { addressRoutes } from './modules/address/routes'
+import { AddressService } from './modules/address/service'
 import { MallOrderService } from './modules/orders/mall-order-service'
 import { ForfeitService } from './modules/orders/overdue'
 import { OverdueRepository } from './modules/orders/overdue-repository'
@@ -315,6 +319,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     coupons: new CouponRepository(database.db, database.dialect),
     categoryChain: (categoryId) => catalog.mallCategoryChain(categoryId),
   })
+  const addresses = new AddressService({
+    transact: transactor(database),
+    clock,
+    addresses: new AddressRepository(database.db, database.dialect),
+    regions: packagedRegions(),
+  })
 
   // 3. Routes, by service.
   await app.register(systemRoutes, { prefix: '/svc', clientConfig: config })
@@ -452,6 +462,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await main.register(mallRoutes, { service: mall })
       await main.register(paymentRoutes, { payments, recharges })
       await main.register(couponRoutes, { service: coupons })
+      await main.register(addressRoutes, { service: addresses })
       // Unknown paths are checked for a signature too, so they reveal nothing to strangers.
       main.setNotFoundHandler({ preHandler: verify }, (request, reply) =>
         sendError(request, reply, 404, 'NOT_FOUND'),

@@ -244,6 +244,26 @@ export const ERRORS = {
     zh: '该日期或时段不可预约',
     en: 'that date or time slot cannot be booked',
   },
+  ADDRESS_NAME_INVALID: {
+    status: 400,
+    zh: '请填写收货人姓名（1–25个字）',
+    en: "enter the recipient's name (1–25 characters)",
+  },
+  ADDRESS_DETAIL_INVALID: {
+    status: 400,
+    zh: '请填写详细地址（5–120个字）',
+    en: 'enter the street address (5–120 characters)',
+  },
+  ADDRESS_REGION_INVALID: {
+    status: 400,
+    zh: '请选择正确的国家和省市',
+    en: 'choose a valid country, province and city',
+  },
+  ADDRESS_LIMIT: {
+    status: 409,
+    zh: '最多保存20个收货地址，请先删除不用的地址',
+    en: 'you can keep at most 20 addresses; delete one first',
+  },
 } as const satisfies Record<string, ErrorEntry>
 
 export type ErrorCode = keyof typeof ERRORS

@@ -383,6 +383,24 @@ export interface IdempotencyKeysTable {
   created_at: number
 }
 
+/** A user's shipping addresses (0011); exactly one is the default while they have any. */
+export interface AddressesTable {
+  id: Generated<number>
+  user_id: number
+  name: string
+  mobile: string
+  country_id: string
+  province_id: string | null
+  province_name: string | null
+  city_id: string | null
+  city_name: string | null
+  detail: string
+  /** 0 or 1. */
+  is_default: Generated<number>
+  created_at: number
+  updated_at: number
+}
+
 export interface DB {
   notices: NoticesTable
   proxies: ProxiesTable
@@ -418,4 +436,5 @@ export interface DB {
   request_nonces: RequestNoncesTable
   staff_users: StaffUsersTable
   staff_sessions: StaffSessionsTable
+  addresses: AddressesTable
 }

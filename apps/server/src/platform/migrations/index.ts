@@ -16,6 +16,7 @@ import { englishNames } from './0007-english-names'
 import { mall } from './0008-mall'
 import { money } from './0009-money'
 import { noticesAndMoneyFixes } from './0010-notices-and-money-fixes'
+import { addresses } from './0011-addresses'
 
 /**
  * Migrations are code, written once for both dialects: the context hides the two places where
@@ -51,6 +52,7 @@ const MIGRATIONS: Record<string, (ctx: MigrationContext) => Migration> = {
   '0008-mall': mall,
   '0009-money': money,
   '0010-notices-and-money-fixes': noticesAndMoneyFixes,
+  '0011-addresses': addresses,
 }
 
 class CodeMigrationProvider implements MigrationProvider {
