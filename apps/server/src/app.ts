@@ -3,7 +3,11 @@ import fastifyRateLimit from '@fastify/rate-limit'
 import fastifySwagger from '@fastify/swagger'
 import fastifySwaggerUi from '@fastify/swagger-ui'
 import fastifyWebsocket from '@fastify/websocket'
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyServerOptions,
+} from 'fastify'
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -23,6 +27,7 @@ import { WatchRepository } from './modules/bidding/watch-repository'
 import { ListingRepository } from './modules/catalog/listing-repository'
 import { ListingService } from './modules/catalog/listing-service'
 import { CatalogRepository } from './modules/catalog/repository'
+import { ordersAwaitingRemittance } from './modules/finance/awaiting-remittance'
 import { sharpReceipts } from './modules/finance/receipt'
 import { BankingRepository } from './modules/finance/repository'
 import { bankingRoutes } from './modules/finance/routes'
@@ -55,7 +60,7 @@ import { AddressRepository } from './modules/address/repository'
 import { addressRoutes } from './modules/address/routes'
 import { AddressService } from './modules/address/service'
 import { MallOrderService } from './modules/orders/mall-order-service'
-import { ForfeitService } from './modules/orders/overdue'
+import { ForfeitService, OverdueJob } from './modules/orders/overdue'
 import { OverdueRepository } from './modules/orders/overdue-repository'
 import { OrderReads } from './modules/orders/reads-repository'
 import { OrdersRepository } from './modules/orders/repository'
@@ -158,6 +163,24 @@ declare module 'fastify' {
   interface FastifyInstance {
     bus: EventBus
   }
+}
+
+/**
+ * The overdue winners' job (DESIGN §4) with what other modules provide: which orders a remittance
+ * notice waiting for staff names (finance), and stopping a user's proxies (bidding's repository).
+ * server.ts starts it; tests sweep with it.
+ */
+export function overdueJobFor(
+  database: Database,
+  clock: Clock,
+  options: { log?: FastifyBaseLogger } = {},
+): OverdueJob {
+  const lots = new BiddingRepository(database.db, database.dialect)
+  return OverdueJob.forDatabase(database, clock, {
+    awaitingRemittance: ordersAwaitingRemittance,
+    stopProxies: (tx, userIds, now) => lots.stopProxiesOf(tx, userIds, now),
+    ...options,
+  })
 }
 
 export const MAIN_PREFIX = '/svc/main'
@@ -351,6 +374,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     orders: new OverdueRepository(database.db, database.dialect),
     ledger,
     heldDeposit,
+    // A buyer who filed a remittance notice for the order waits for staff, not a forfeit.
+    awaitingRemittance: ordersAwaitingRemittance,
     idempotency: new IdempotencyStore(database.db),
   })
   const users = new UserService({

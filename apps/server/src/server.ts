@@ -1,11 +1,10 @@
 import path from 'node:path'
-import { buildApp } from './app'
+import { buildApp, overdueJobFor } from './app'
 import { IdempotencyPurger, IdempotencyStore } from './platform/idempotency'
 import { ClosingSweeper } from './modules/bidding/closing'
 import { ReminderJob } from './modules/bidding/reminders'
 import { couponHoldsFor } from './modules/coupons/holds'
 import { MallOrderExpiry } from './modules/orders/expiry'
-import { OverdueJob } from './modules/orders/overdue'
 import { StaffRepository } from './modules/staff/repository'
 import { StaffService } from './modules/staff/service'
 import { systemClock } from './platform/clock'
@@ -75,7 +74,7 @@ async function main(): Promise<void> {
   })
   expiry.start()
   // Won lots unpaid 3 days after the close become overdue (DESIGN §4); a minute is precise enough.
-  const overdue = OverdueJob.forDatabase(database, systemClock, { log: app.log })
+  const overdue = overdueJobFor(database, systemClock, { log: app.log })
   overdue.start()
   const purger = new IdempotencyPurger(new IdempotencyStore(database.db), systemClock, (error) =>
     app.log.error({ err: error }, 'idempotency purge failed'),

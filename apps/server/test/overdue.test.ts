@@ -1,18 +1,21 @@
 import type { Forfeit } from '@numisma/contracts/account'
+import { CHINA_OFFSET_MS } from '@numisma/contracts/dates'
 import { AUCTION_PAYMENT_DAYS } from '@numisma/domain/fees'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { OverdueJob } from '../src/modules/orders/overdue'
+import { overdueJobFor } from '../src/app'
 import { createTestApp, type Session, type TestApp } from './helpers/app'
 import { createLot, creditDeposit } from './helpers/auction'
 import { testDatabases } from './helpers/databases'
 import { expectLedgerSound } from './helpers/ledger'
 import { type StaffCall, staffCaller } from './helpers/mall-orders'
 import { addCompanyBanks, balanceOf, winLot } from './helpers/money'
+import { PAY_PASSWORD, payer } from './helpers/payments'
 
 /** Issue 9, DESIGN §4: overdue winners — on both databases, with a fake clock. */
 const databases = await testDatabases()
 const YUAN = 100
 const DAY = 24 * 60 * 60_000
+const chinaDay = (ms: number) => new Date(ms + CHINA_OFFSET_MS).toISOString().slice(0, 10)
 
 describe.each(databases)('overdue winners on $name', (kind) => {
   let t: TestApp
@@ -41,10 +44,7 @@ describe.each(databases)('overdue winners on $name', (kind) => {
   }
   /** Two instances' jobs at once, as on two servers over one database. */
   const sweepTwice = async () => {
-    const jobs = [
-      OverdueJob.forDatabase(t.database, t.clock),
-      OverdueJob.forDatabase(t.database, t.clock),
-    ]
+    const jobs = [overdueJobFor(t.database, t.clock), overdueJobFor(t.database, t.clock)]
     return (await Promise.all(jobs.map((j) => j.sweep()))).flat()
   }
 
@@ -73,7 +73,7 @@ describe.each(databases)('overdue winners on $name', (kind) => {
   })
 
   it('an overdue winner cannot bid (BIDDER_OVERDUE) nor withdraw deposit; their order still counts as exposure', async () => {
-    const bob = await t.signIn()
+    const bob = await payer(t)
     const won = await winLot(t, bob, 500 * YUAN, { deposit: 1_000 * YUAN })
     t.clock.advance(AUCTION_PAYMENT_DAYS * DAY)
     await sweepTwice()
@@ -96,6 +96,7 @@ describe.each(databases)('overdue winners on $name', (kind) => {
         bankName: '中国银行',
         accountName: '李四',
         accountNo: '6216600000001111',
+        payPassword: PAY_PASSWORD,
       },
     })
     expect(withdraw.json()).toMatchObject({ code: 'DEPOSIT_IN_USE', details: { overdue: true } })
@@ -181,5 +182,125 @@ describe.each(databases)('overdue winners on $name', (kind) => {
     expect(res.json().data).toMatchObject({ taken: 800 * YUAN, deposit: 1_200 * YUAN })
     expect(await balanceOf(t, dave, 'deposit')).toBe(1_200 * YUAN)
     expect((await forfeit(999_999)).statusCode).toBe(404)
+  })
+  const move = (as: Session, amount: number) =>
+    t.call({ method: 'PATCH', path: `/user/${as.userId}/@finance`, as, body: { amount } })
+  const fileRemittance = async (as: Session, orderId: number, amount: number) => {
+    const [bankId] = await addCompanyBanks(t)
+    const res = await t.call({
+      method: 'POST',
+      path: '/user/finance/@remittance',
+      as,
+      body: {
+        companyBankId: bankId,
+        amount,
+        payerName: '赵六',
+        payerBank: '中国银行',
+        remittedOn: chinaDay(t.clock.now()),
+        orderIds: [orderId],
+      },
+    })
+    expect(res.statusCode, res.body).toBe(200)
+    return res.json<{ data: { id: number } }>().data.id
+  }
+
+  it('an overdue winner moves back to the balance only what exposure and the overdue claim leave free', async () => {
+    const hana = await t.signIn()
+    // Hammer 500 yuan (total 550 with the fee), deposit 1,000: the claim is 500, the rest free.
+    const won = await winLot(t, hana, 500 * YUAN, { deposit: 1_000 * YUAN })
+    // While the order is only pending, exposure (550 → 55 of deposit) is all that holds.
+    expect((await move(hana, -1 * YUAN)).statusCode).toBe(200)
+    expect((await move(hana, 1 * YUAN)).statusCode).toBe(200)
+    t.clock.advance(AUCTION_PAYMENT_DAYS * DAY)
+    await sweepTwice()
+    expect(await statusOf(won.orderId)).toBe('overdue')
+
+    const escape = await move(hana, -600 * YUAN)
+    expect(escape.statusCode).toBe(409)
+    expect(escape.json()).toMatchObject({
+      code: 'DEPOSIT_IN_USE',
+      details: { free: 500 * YUAN, overdueClaim: 500 * YUAN },
+    })
+    const allowed = await move(hana, -500 * YUAN)
+    expect(allowed.statusCode, allowed.body).toBe(200)
+    expect(allowed.json().data).toMatchObject({ deposit: 500 * YUAN, freeDeposit: 0 })
+    expect((await move(hana, -1)).json().code).toBe('DEPOSIT_IN_USE')
+    // The forfeit still finds the whole hammer in the deposit.
+    expect((await forfeit(won.orderId)).json().data).toMatchObject({ taken: 500 * YUAN })
+  })
+
+  it('a remittance notice waiting for staff keeps its order from overdue and forfeit until it is rejected', async () => {
+    const ivan = await t.signIn()
+    const waiting = await winLot(t, ivan, 600 * YUAN, { deposit: 1_000 * YUAN })
+    const late = await winLot(t, ivan, 300 * YUAN, { deposit: 0 })
+    const first = await fileRemittance(ivan, waiting.orderId, waiting.total)
+    t.clock.advance(AUCTION_PAYMENT_DAYS * DAY)
+    const marked = await sweepTwice()
+    expect(marked).toContain(late.orderId)
+    expect(marked).not.toContain(waiting.orderId)
+    expect(await statusOf(waiting.orderId)).toBe('pending_payment')
+
+    // Filed after the order went overdue: staff may not take the deposit while they decide.
+    const second = await fileRemittance(ivan, late.orderId, late.total)
+    const refused = await forfeit(late.orderId)
+    expect(refused.statusCode).toBe(409)
+    expect(refused.json().code).toBe('ORDER_AWAITING_REMITTANCE')
+    expect(await statusOf(late.orderId)).toBe('overdue')
+    expect(await balanceOf(t, ivan, 'deposit')).toBe(1_000 * YUAN)
+
+    for (const id of [first, second]) {
+      const rejected = await admin('POST', `/remittances/${id}/reject`, {})
+      expect(rejected.statusCode, rejected.body).toBe(200)
+    }
+    expect(await sweepTwice()).toEqual([waiting.orderId])
+    expect((await forfeit(late.orderId)).json().data).toMatchObject({ taken: 300 * YUAN })
+    expect((await forfeit(waiting.orderId)).json().data).toMatchObject({ taken: 600 * YUAN })
+  })
+
+  it("an overdue winner's proxy stops bidding for them; the bid it placed stands", async () => {
+    const jack = await t.signIn()
+    const kate = await t.signIn()
+    await creditDeposit(t, kate.userId, 1_000 * YUAN)
+    const won = await winLot(t, jack, 500 * YUAN, { deposit: 1_000 * YUAN })
+    // Two lots open past the due time; Jack leads both through proxies up to 2,000 yuan.
+    const open = { startPrice: 100 * YUAN, endsAt: t.clock.now() + 10 * DAY }
+    const lotA = await createLot(t, open)
+    const lotB = await createLot(t, open)
+    for (const lotId of [lotA, lotB]) {
+      const proxy = await t.call({
+        method: 'POST',
+        path: '/bidding/bid',
+        as: jack,
+        body: { lotId, amount: 2_000 * YUAN, proxy: true },
+      })
+      expect(proxy.json().data).toMatchObject({ leading: true, price: 100 * YUAN })
+    }
+    t.clock.advance(AUCTION_PAYMENT_DAYS * DAY)
+    expect(await sweepTwice()).toContain(won.orderId)
+    const proxies = await t.database.db
+      .selectFrom('proxies')
+      .select(['lot_id', 'active'])
+      .where('user_id', '=', Number(jack.userId))
+      .where('lot_id', 'in', [lotA, lotB])
+      .execute()
+    expect(proxies.map((p) => p.active)).toEqual([0, 0])
+
+    const outbid = await bid(kate, lotA, 110 * YUAN)
+    expect(outbid.json().data).toMatchObject({ leading: true, price: 110 * YUAN })
+    // A proxy that was live again when the mark landed (a bid racing the job) still never answers.
+    await t.database.db
+      .updateTable('proxies')
+      .set({ active: 1, cancelled_at: null })
+      .where('lot_id', '=', lotB)
+      .where('user_id', '=', Number(jack.userId))
+      .execute()
+    const raced = await bid(kate, lotB, 110 * YUAN)
+    expect(raced.json().data).toMatchObject({ leading: true, price: 110 * YUAN })
+    for (const lotId of [lotA, lotB]) {
+      const history = await t.call({ method: 'GET', path: `/bidding/${lotId}` })
+      const amounts = history.json<{ data: { amount: number }[] }>().data.map((b) => b.amount)
+      // Jack's opening bid stands; nothing automatic was placed for him after it.
+      expect(amounts.sort((a, b) => a - b)).toEqual([100 * YUAN, 110 * YUAN])
+    }
   })
 })

@@ -207,6 +207,11 @@ export const ERRORS = {
     zh: '该订单未逾期，不能扣除保证金',
     en: 'the order is not overdue; its deposit cannot be taken',
   },
+  ORDER_AWAITING_REMITTANCE: {
+    status: 409,
+    zh: '该订单的汇款通知尚待审核，审核前不能扣除保证金',
+    en: 'a remittance notice for the order awaits review; its deposit cannot be taken before then',
+  },
   // Orders and delivery (issue 10; the rules are packages/domain/src/order-status.ts, delivery.ts).
   ORDER_NOT_SHIPPABLE: {
     status: 409,

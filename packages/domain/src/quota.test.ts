@@ -4,6 +4,7 @@ import {
   DEFAULT_QUOTA_MULTIPLIER,
   exposure,
   freeDeposit,
+  overdueClaim,
   type LotExposure,
   lotExposure,
   quotaLimit,
@@ -91,6 +92,22 @@ describe('freeDeposit', () => {
   it('honours a configured multiplier', () => {
     expect(freeDeposit({ deposit: y(1_000), exposure: y(6_000), multiplier: 20 })).toBe(y(700))
     expect(freeDeposit({ deposit: y(1_000), exposure: y(6_000), multiplier: 1 })).toBe(0)
+  })
+
+  it('holds what overdue lots claim: their hammers, up to the whole deposit', () => {
+    // Hammer 500 (total 550) overdue, 1,000 deposit: 500 is claimed, the rest free once taken.
+    const overdue = { hammer: y(500), total: y(550) }
+    expect(freeDeposit({ deposit: y(1_000), exposure: y(550), overdue })).toBe(y(500))
+    // Another lot exposed at 2,000 needs 200 of what the forfeit leaves.
+    expect(freeDeposit({ deposit: y(1_000), exposure: y(2_550), overdue })).toBe(y(300))
+    // A hammer beyond the deposit claims all of it.
+    const big = { hammer: y(3_000), total: y(3_300) }
+    expect(freeDeposit({ deposit: y(1_000), exposure: y(3_300), overdue: big })).toBe(0)
+    expect(overdueClaim(y(1_000), big)).toBe(y(1_000))
+    // Nothing overdue: the exposure alone decides, as before.
+    expect(
+      freeDeposit({ deposit: y(1_000), exposure: y(6_000), overdue: { hammer: 0, total: 0 } }),
+    ).toBe(y(400))
   })
 
   it('is never negative, even when the exposure is beyond the quota', () => {

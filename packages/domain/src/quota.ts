@@ -45,15 +45,43 @@ export function withinQuota(input: QuotaInput, lotId: number, commitment: number
 }
 
 /**
+ * What a user's overdue won lots (DESIGN §4) hold of the deposit: staff may take each one's hammer
+ * price from it (the handling fee is not taken), so the sum of their hammers, up to the whole
+ * deposit, is spoken for. `total` is what those orders count as exposure (hammer + fee).
+ */
+export interface OverdueClaim {
+  hammer: number
+  total: number
+}
+
+/** The part of the deposit the overdue lots' forfeits would take: their hammers, up to all of it. */
+export function overdueClaim(deposit: number, overdue: OverdueClaim | undefined): number {
+  return Math.max(0, Math.min(overdue?.hammer ?? 0, deposit))
+}
+
+/**
  * The deposit exposure leaves free (DESIGN §4): what may move back to the balance or be withdrawn
  * while the quota still covers the exposure — the deposit less the least deposit whose quota is
  * at least the exposure. Never negative (a forfeit can leave less deposit than the exposure needs).
+ *
+ * With overdue lots, what their forfeits would take is held too: what leaves must also leave the
+ * claim in the deposit and, once it is taken (those orders then no longer count as exposure),
+ * still cover the rest of the exposure. This one rule judges every way deposit leaves — the move
+ * back to the balance and a withdrawal — so neither can take what the other refuses.
  */
 export function freeDeposit(input: {
   deposit: number
   exposure: number
   multiplier?: number
+  overdue?: OverdueClaim
 }): number {
-  const needed = Math.ceil(input.exposure / (input.multiplier ?? DEFAULT_QUOTA_MULTIPLIER))
-  return Math.max(0, input.deposit - needed)
+  const multiplier = input.multiplier ?? DEFAULT_QUOTA_MULTIPLIER
+  const needed = (exposure: number) => Math.ceil(Math.max(0, exposure) / multiplier)
+  let free = input.deposit - needed(input.exposure)
+  const claim = overdueClaim(input.deposit, input.overdue)
+  if (input.overdue && input.overdue.hammer > 0) {
+    const afterForfeit = input.deposit - claim - needed(input.exposure - input.overdue.total)
+    free = Math.min(free, afterForfeit)
+  }
+  return Math.max(0, free)
 }

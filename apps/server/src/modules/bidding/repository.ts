@@ -10,6 +10,8 @@ export interface Exposure {
   leading: { id: number; price: number }[]
   proxies: { lot_id: number; max_amount: number }[]
   unpaidOrders: number
+  /** The user's overdue won lots: their hammers (what forfeits take) and totals (DESIGN §4). */
+  overdue: { hammer: number; total: number }
 }
 
 export interface LockedLot {
@@ -222,6 +224,31 @@ export class BiddingRepository {
       )
       .unionAll(
         tx
+          .selectFrom('orders')
+          .select((eb) => [
+            eb.lit(0).as('lot_id'),
+            sql<string>`'overdue'`.as('kind'),
+            // The hammer (`amount`) is what a forfeit takes from the deposit.
+            sql<number>`cast(coalesce(sum(${sql.ref('amount')}), 0) as bigint)`.as('amount'),
+          ])
+          .where('user_id', '=', userId)
+          .where('kind', '=', 'auction')
+          .where('status', '=', 'overdue'),
+      )
+      .unionAll(
+        tx
+          .selectFrom('orders')
+          .select((eb) => [
+            eb.lit(0).as('lot_id'),
+            sql<string>`'overdue_total'`.as('kind'),
+            sql<number>`cast(coalesce(sum(${sql.ref('total')}), 0) as bigint)`.as('amount'),
+          ])
+          .where('user_id', '=', userId)
+          .where('kind', '=', 'auction')
+          .where('status', '=', 'overdue'),
+      )
+      .unionAll(
+        tx
           .selectFrom('ledger_accounts')
           .select((eb) => [
             eb.lit(0).as('lot_id'),
@@ -233,11 +260,13 @@ export class BiddingRepository {
       )
       .execute()
     const of = (kind: string) => rows.filter((r) => r.kind === kind)
+    const sum = (kind: string) => of(kind).reduce((total, r) => total + (r.amount ?? 0), 0)
     return {
-      deposit: of('deposit').reduce((sum, r) => sum + (r.amount ?? 0), 0),
+      deposit: sum('deposit'),
       leading: of('lead').map((r) => ({ id: r.lot_id, price: r.amount ?? 0 })),
       proxies: of('proxy').map((r) => ({ lot_id: r.lot_id, max_amount: r.amount ?? 0 })),
-      unpaidOrders: of('unpaid').reduce((sum, r) => sum + (r.amount ?? 0), 0),
+      unpaidOrders: sum('unpaid'),
+      overdue: { hammer: sum('overdue'), total: sum('overdue_total') },
     }
   }
 
@@ -342,6 +371,24 @@ export class BiddingRepository {
       .returning('id')
       .executeTakeFirst()
     return row?.id
+  }
+
+  /**
+   * Stops the users' live proxies on open lots (they became overdue winners, DESIGN §4): no more
+   * automatic bids for them; bids already placed stand, and a lot they lead keeps its price. Marked
+   * cancelled, so "my proxy bids" shows them stopped; a new proxy after paying revives the row.
+   */
+  async stopProxiesOf(tx: Tx, userIds: readonly number[], now: number): Promise<void> {
+    if (userIds.length === 0) return
+    await tx
+      .updateTable('proxies')
+      .set({ active: 0, cancelled_at: now, updated_at: now })
+      .where('user_id', 'in', [...userIds])
+      .where('active', '=', 1)
+      .where('lot_id', 'in', (eb) =>
+        eb.selectFrom('lots').select('lots.id').where('lots.status', '=', 'open'),
+      )
+      .execute()
   }
 
   async deactivateProxies(tx: Tx, lotId: number): Promise<void> {

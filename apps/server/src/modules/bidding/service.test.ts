@@ -1,4 +1,5 @@
 import { DEFAULT_PRICE_STEPS } from '@numisma/domain/increments'
+import type { LotState, ProxyMax } from '@numisma/domain/bid-engine'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { FakeClock } from '../../platform/clock'
 import { AppError } from '../../platform/errors'
@@ -39,18 +40,29 @@ const buildExposure = (overrides: Partial<Exposure> = {}): Exposure => ({
   leading: [],
   proxies: [],
   unpaidOrders: 0,
+  overdue: { hammer: 0, total: 0 },
   ...overrides,
 })
 
 function setup(
-  options: { lot?: LockedLot; exposure?: Exposure; committedKey?: boolean; overdue?: boolean } = {},
+  options: {
+    lot?: LockedLot
+    exposure?: Exposure
+    committedKey?: boolean
+    overdue?: boolean
+    /** Users with an overdue order, when it is not every one (`overdue`). */
+    overdueUsers?: number[]
+    proxies?: ProxyMax[]
+  } = {},
 ) {
   const lot = options.lot ?? buildLot()
   const lots = {
     peekLot: vi.fn(() => Promise.resolve(lot)),
     lockLot: vi.fn(() => Promise.resolve(lot)),
-    hasOverdueOrders: vi.fn(() => Promise.resolve(options.overdue ?? false)),
-    proxies: vi.fn(() => Promise.resolve([])),
+    hasOverdueOrders: vi.fn((_tx: Tx, userId: number) =>
+      Promise.resolve(options.overdue ?? (options.overdueUsers ?? []).includes(userId)),
+    ),
+    proxies: vi.fn(() => Promise.resolve(options.proxies ?? [])),
     exposure: vi.fn(() => Promise.resolve(options.exposure ?? buildExposure())),
     saveState: vi.fn(() => Promise.resolve()),
     insertChanges: vi.fn(() => Promise.resolve()),
@@ -134,6 +146,38 @@ describe('BiddingService and overdue winners', () => {
     expect(s.lots.hasOverdueOrders).toHaveBeenCalledWith(expect.anything(), 1)
     expect(s.lots.saveState).not.toHaveBeenCalled()
     expect(s.lots.insertChanges).not.toHaveBeenCalled()
+  })
+
+  it('never bids automatically for an overdue leader: their proxy stops, the price they hold stands', async () => {
+    // Leader 2 holds 100 yuan with a proxy up to 2,000 yuan, and is overdue elsewhere.
+    const lot = buildLot({ price: 100 * YUAN, leaderId: 2, leaderSince: NOW - 1_000, bidCount: 1 })
+    const proxy = { userId: 2, max: 2_000 * YUAN, since: NOW - 1_000, active: true }
+    const s = setup({
+      lot,
+      proxies: [proxy],
+      overdueUsers: [2],
+      exposure: buildExposure({ deposit: 1_000 * YUAN }),
+    })
+    const result = await s.service.bid(1, { lotId: 7, amount: 110 * YUAN, proxy: false })
+    expect(result).toMatchObject({ leading: true, price: 110 * YUAN })
+    expect(s.lots.insertChanges).toHaveBeenCalledWith(
+      expect.anything(),
+      7,
+      [{ userId: 1, amount: 110 * YUAN, auto: false }],
+      NOW,
+    )
+    // The stopped proxy is saved with the bid's state.
+    const saved = s.lots.saveState.mock.calls[0] as unknown as [Tx, number, LotState]
+    expect(saved[2].proxies).toContainEqual(expect.objectContaining({ userId: 2, active: false }))
+
+    // The same lot with a leader in good standing: their proxy answers.
+    const fine = setup({
+      lot,
+      proxies: [proxy],
+      exposure: buildExposure({ deposit: 1_000 * YUAN }),
+    })
+    const answered = await fine.service.bid(1, { lotId: 7, amount: 110 * YUAN, proxy: false })
+    expect(answered).toMatchObject({ leading: false, price: 120 * YUAN })
   })
 
   it('lets the same bid through once nothing is overdue', async () => {

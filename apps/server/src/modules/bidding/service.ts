@@ -22,6 +22,7 @@ import {
   type LotExposure,
   type QuotaInput,
   quotaLimit,
+  type OverdueClaim,
   withinQuota,
 } from '@numisma/domain/quota'
 import { endAfterBid } from '@numisma/domain/soft-close'
@@ -40,6 +41,14 @@ import type { WatchRepository } from './watch-repository'
 export interface BiddingOptions {
   /** Deposit × this = bidding quota (DESIGN §4); from configuration. */
   quotaMultiplier: number
+}
+
+/** A user's deposit as whatever takes deposit away judges it (freeDeposit), read under the lock. */
+export interface DepositHeld {
+  deposit: number
+  exposure: number
+  multiplier: number
+  overdue: OverdueClaim
 }
 
 export interface BiddingDeps {
@@ -104,8 +113,9 @@ export class BiddingService {
       // A winner who left a lot unpaid past its due time may not bid until they pay (DESIGN §4).
       if (await lots.hasOverdueOrders(tx, userId)) throw new AppError('BIDDER_OVERDUE')
       const before = await lots.proxies(tx, lot.id)
+      const standing = await this.withoutOverdueLeader(tx, lot, before, userId)
       const result = placeBid(
-        toState(lot, before),
+        standing,
         { userId, amount: request.amount, proxy: request.proxy, at: now },
         { steps },
       )
@@ -199,6 +209,26 @@ export class BiddingService {
     throw new AppError('BID_TOO_LOW', { minimum: result.minimum })
   }
 
+  /**
+   * The lot as the engine may see it: a leader who is an overdue winner (DESIGN §4) has their
+   * proxy stopped — the engine never bids automatically for someone who may not bid. The overdue
+   * job stops their proxies as it marks them; this covers a proxy that was live again when the mark
+   * landed. The price they hold stands. Their stopped proxy is saved with the bid's state.
+   */
+  private async withoutOverdueLeader(
+    tx: Tx,
+    lot: LockedLot,
+    proxies: LotState['proxies'],
+    bidderId: number,
+  ): Promise<LotState> {
+    const state = toState(lot, proxies)
+    const leaderId = lot.leaderId
+    if (leaderId === null || leaderId === bidderId) return state
+    if (!proxies.some((p) => p.userId === leaderId && p.active)) return state
+    if (!(await this.deps.lots.hasOverdueOrders(tx, leaderId))) return state
+    return cancelProxy(state, leaderId) ?? state
+  }
+
   async cancelProxy(userId: number, lotId: number): Promise<CancelProxyResult> {
     const { lots, clock } = this.deps
     await this.deps.transact(async (tx) => {
@@ -241,19 +271,19 @@ export class BiddingService {
   }
 
   /**
-   * The deposit and exposure inside the caller's write transaction, under the lock a bid takes on
+   * The deposit and exposure inside the caller's write transaction, and what overdue won lots
+   * claim of it (`freeDeposit` of packages/domain judges them all), under the lock a bid takes on
    * the user's exposure: a use case that takes deposit away (back to the balance, a withdrawal)
    * and a bid then cannot both count on the same deposit.
    */
-  async heldDeposit(
-    tx: Tx,
-    userId: number,
-  ): Promise<{ deposit: number; exposure: number; multiplier: number }> {
-    const input = this.quotaInput(await this.deps.lots.exposure(tx, userId, { lock: true }))
+  async heldDeposit(tx: Tx, userId: number): Promise<DepositHeld> {
+    const held = await this.deps.lots.exposure(tx, userId, { lock: true })
+    const input = this.quotaInput(held)
     return {
       deposit: input.deposit,
       exposure: exposure(input),
       multiplier: this.deps.options.quotaMultiplier,
+      overdue: held.overdue,
     }
   }
 

@@ -8,7 +8,12 @@ import type { Tx } from '../../platform/transactions'
 import { FinanceService } from './finance-service'
 
 /** FinanceService with fakes: the balance ↔ deposit rules and their order of steps, no database. */
-function setup(start: { balance: number; deposit: number; exposure: number }) {
+function setup(start: {
+  balance: number
+  deposit: number
+  exposure: number
+  overdue?: { hammer: number; total: number }
+}) {
   const steps: string[] = []
   const accounts = new Map<AccountKind, number>([
     ['balance', start.balance],
@@ -43,6 +48,7 @@ function setup(start: { balance: number; deposit: number; exposure: number }) {
           deposit: accounts.get('deposit') ?? 0,
           exposure: start.exposure,
           multiplier: 10,
+          overdue: start.overdue ?? { hammer: 0, total: 0 },
         })
       },
     },
@@ -105,6 +111,25 @@ describe('FinanceService.move', () => {
     expect(code(error)).toBe('DEPOSIT_IN_USE')
     expect((error as AppError).details).toMatchObject({ free: 3_999 })
     expect(s.posted).toEqual([])
+  })
+
+  it("holds what an overdue lot's forfeit would take: its hammer, up to the deposit", async () => {
+    // Hammer 5,000 (total 5,500) overdue on a 10,000 deposit: 5,000 may still move.
+    const s = setup({
+      balance: 0,
+      deposit: 10_000,
+      exposure: 5_500,
+      overdue: { hammer: 5_000, total: 5_500 },
+    })
+    const error = await s.service.move(7, 7, -5_001).catch((e: unknown) => e)
+    expect(code(error)).toBe('DEPOSIT_IN_USE')
+    expect((error as AppError).details).toMatchObject({
+      free: 5_000,
+      overdue: true,
+      overdueClaim: 5_000,
+    })
+    expect(s.posted).toEqual([])
+    expect(await s.service.move(7, 7, -5_000)).toMatchObject({ deposit: 5_000, freeDeposit: 0 })
   })
 
   it('refuses more than the balance with BALANCE_LOW', async () => {

@@ -1,6 +1,6 @@
 import type { Balances } from '@numisma/contracts/account'
 import { moveToDeposit } from '@numisma/domain/postings'
-import { freeDeposit } from '@numisma/domain/quota'
+import { freeDeposit, type OverdueClaim, overdueClaim } from '@numisma/domain/quota'
 import type { Clock } from '../../platform/clock'
 import { AppError } from '../../platform/errors'
 import { type IdempotencyStore, requestHash } from '../../platform/idempotency'
@@ -8,14 +8,15 @@ import type { Transact, Tx } from '../../platform/transactions'
 import type { LedgerService } from './service'
 
 /**
- * What moving deposit needs from bidding (BiddingService.heldDeposit satisfies it): the deposit
- * and exposure read under the lock a bid takes on the user's exposure, in the caller's transaction.
+ * What moving deposit needs from bidding (BiddingService.heldDeposit satisfies it): the deposit,
+ * exposure and what overdue won lots claim, read under the lock a bid takes on the user's
+ * exposure, in the caller's transaction.
  */
 export interface DepositHolds {
   heldDeposit(
     tx: Tx,
     userId: number,
-  ): Promise<{ deposit: number; exposure: number; multiplier: number }>
+  ): Promise<{ deposit: number; exposure: number; multiplier: number; overdue: OverdueClaim }>
 }
 
 export interface FinanceDeps {
@@ -29,8 +30,9 @@ export interface FinanceDeps {
 /**
  * The user's own money between balance and deposit (spec §7 `PATCH /user/{userId}/@finance`,
  * DESIGN §4): balance → deposit as far as the balance goes, deposit → balance only as far as the
- * exposure leaves it free — judged under the same lock bids take, so a bid and a move back cannot
- * both count on the same deposit.
+ * exposure and overdue won lots (whose forfeits take their hammers from it) leave it free —
+ * judged under the same lock bids take, so a bid and a move back cannot both count on the same
+ * deposit, and an overdue winner cannot empty the deposit before staff take what the lot is owed.
  */
 export class FinanceService {
   constructor(private readonly deps: FinanceDeps) {}
@@ -65,6 +67,9 @@ export class FinanceService {
           free,
           deposit: held.deposit,
           exposure: held.exposure,
+          ...(held.overdue.hammer > 0
+            ? { overdue: true, overdueClaim: overdueClaim(held.deposit, held.overdue) }
+            : {}),
         })
       }
       await ledger.post(

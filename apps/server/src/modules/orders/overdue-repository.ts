@@ -13,6 +13,12 @@ export interface LockedAuctionOrder {
   hammer: number
 }
 
+/** Where a due order sits in the job's order (due time, then id). */
+export interface DueOrder {
+  id: number
+  dueAt: number
+}
+
 /**
  * The SQL of overdue winners (DESIGN §4): won lots unpaid past their due time, and the staff call
  * that takes the deposit for one. Methods run in the caller's write transaction.
@@ -24,29 +30,42 @@ export class OverdueRepository {
   ) {}
 
   /**
-   * Unpaid auction orders past their due time, oldest first, locked; on PostgreSQL rows another
-   * instance (or a payer) holds are skipped rather than waited for. Served by the partial index
-   * `orders_auction_due` (migration 0009).
+   * Unpaid auction orders past their due time, oldest first (after `after`, the last one a page
+   * before this ended on), locked; on PostgreSQL rows another instance (or a payer) holds are
+   * skipped rather than waited for. Served by the partial index `orders_auction_due` (migration
+   * 0009).
    */
-  async lockDue(tx: Tx, now: number, limit: number): Promise<number[]> {
+  async lockDue(tx: Tx, now: number, limit: number, after?: DueOrder): Promise<DueOrder[]> {
     let query = tx
       .selectFrom('orders')
-      .select('id')
+      .select(['id', 'due_at'])
       .where('kind', '=', 'auction')
       .where('status', '=', 'pending_payment')
       .where('due_at', '<=', now)
       .orderBy('due_at')
       .orderBy('id')
       .limit(limit)
+    if (after) {
+      query = query.where((eb) =>
+        eb.or([
+          eb('due_at', '>', after.dueAt),
+          eb.and([eb('due_at', '=', after.dueAt), eb('id', '>', after.id)]),
+        ]),
+      )
+    }
     if (this.dialect === 'postgres') query = query.forUpdate().skipLocked()
-    return (await query.execute()).map((r) => r.id)
+    return (await query.execute()).map((r) => ({ id: r.id, dueAt: r.due_at ?? now }))
   }
 
   /**
    * Marks the orders overdue, each only if it is still unpaid and due: the conditional update is
-   * what makes it happen once. Returns the ids it changed.
+   * what makes it happen once. Returns the orders it changed, with their winners.
    */
-  async markOverdue(tx: Tx, ids: readonly number[], now: number): Promise<number[]> {
+  async markOverdue(
+    tx: Tx,
+    ids: readonly number[],
+    now: number,
+  ): Promise<{ id: number; userId: number }[]> {
     if (ids.length === 0) return []
     const rows = await tx
       .updateTable('orders')
@@ -55,9 +74,9 @@ export class OverdueRepository {
       .where('kind', '=', 'auction')
       .where('status', '=', 'pending_payment')
       .where('due_at', '<=', now)
-      .returning('id')
+      .returning(['id', 'user_id'])
       .execute()
-    return rows.map((r) => r.id).sort((a, b) => a - b)
+    return rows.map((r) => ({ id: r.id, userId: r.user_id })).sort((a, b) => a.id - b.id)
   }
 
   async lockOrder(tx: Tx, orderId: number): Promise<LockedAuctionOrder | undefined> {

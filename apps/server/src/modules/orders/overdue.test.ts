@@ -17,23 +17,56 @@ const NOW = Date.UTC(2026, 10, 27, 3)
 const transact = ((work: (tx: Tx) => Promise<unknown>) => work({} as Tx)) as Transact
 
 describe('OverdueJob', () => {
-  it('marks what it locked as due, judged by the clock read after the locks', async () => {
+  const due = (...ids: number[]) => ids.map((id) => ({ id, dueAt: NOW - 1 }))
+
+  function setupJob(pages: number[][], awaited: number[] = []) {
     const clock = new FakeClock(NOW)
+    const owner = (id: number) => 100 + (id % 2)
     const orders = {
       lockDue: vi.fn(() => {
         clock.advance(1_000)
-        return Promise.resolve([3, 4])
+        return Promise.resolve(due(...(pages.shift() ?? [])))
       }),
-      markOverdue: vi.fn((_tx: Tx, ids: readonly number[]) => Promise.resolve([...ids])),
+      markOverdue: vi.fn((_tx: Tx, ids: readonly number[]) =>
+        Promise.resolve(ids.map((id) => ({ id, userId: owner(id) }))),
+      ),
     }
-    const job = new OverdueJob({ transact, orders, clock })
-    expect(await job.sweep()).toEqual([3, 4])
-    expect(orders.lockDue).toHaveBeenCalledWith(expect.anything(), NOW, 100)
-    expect(orders.markOverdue).toHaveBeenCalledWith(expect.anything(), [3, 4], NOW + 1_000)
+    const stopProxies = vi.fn(() => Promise.resolve())
+    const awaitingRemittance = vi.fn((_tx: Tx, ids: readonly number[]) =>
+      Promise.resolve(new Set(ids.filter((id) => awaited.includes(id)))),
+    )
+    const job = new OverdueJob({ transact, orders, clock, stopProxies, awaitingRemittance })
+    return { job, orders, stopProxies, awaitingRemittance }
+  }
+
+  it('marks what it locked as due, judged by the clock read after the locks', async () => {
+    const s = setupJob([[3, 4]])
+    expect(await s.job.sweep()).toEqual([3, 4])
+    expect(s.orders.lockDue).toHaveBeenCalledWith(expect.anything(), NOW, 100, undefined)
+    expect(s.orders.markOverdue).toHaveBeenCalledWith(expect.anything(), [3, 4], NOW + 1_000)
+  })
+
+  it("stops the new overdue winners' proxies in the same transaction, once per winner", async () => {
+    const s = setupJob([[3, 4, 5]])
+    await s.job.sweep()
+    expect(s.stopProxies).toHaveBeenCalledTimes(1)
+    expect(s.stopProxies).toHaveBeenCalledWith(expect.anything(), [101, 100], NOW + 1_000)
+  })
+
+  it('leaves orders a waiting remittance notice names pending, and looks past them', async () => {
+    // A full page of awaited orders must not hide the due ones behind it.
+    const awaited = Array.from({ length: 100 }, (_, i) => i + 1)
+    const s = setupJob([awaited, [101, 102]], awaited)
+    expect(await s.job.sweep()).toEqual([101, 102])
+    expect(s.orders.markOverdue).toHaveBeenNthCalledWith(1, expect.anything(), [], NOW + 1_000)
+    expect(s.orders.lockDue).toHaveBeenLastCalledWith(expect.anything(), NOW + 1_000, 100, {
+      id: 100,
+      dueAt: NOW - 1,
+    })
   })
 })
 
-function setupForfeit(order: LockedAuctionOrder | undefined, deposit: number) {
+function setupForfeit(order: LockedAuctionOrder | undefined, deposit: number, awaited = false) {
   const posts: { userId: number; kind: string; memo: string; legs: readonly Leg[] }[] = []
   const orders = {
     lockOrder: vi.fn(() => Promise.resolve(order)),
@@ -56,6 +89,9 @@ function setupForfeit(order: LockedAuctionOrder | undefined, deposit: number) {
       ),
     },
     heldDeposit: vi.fn(() => Promise.resolve({ deposit })),
+    awaitingRemittance: vi.fn((_tx: Tx, ids: readonly number[]) =>
+      Promise.resolve(new Set(awaited ? ids : [])),
+    ),
     idempotency: {
       claim: vi.fn(() => Promise.resolve({ kind: 'new' })),
       complete: vi.fn(() => Promise.resolve()),
@@ -127,5 +163,14 @@ describe('ForfeitService', () => {
     const none = setupForfeit(undefined, y(5_000))
     expect(await refusal(none.service.forfeit(42, STAFF))).toBe('NOT_FOUND')
     for (const s of [pending, paid, mall, none]) expect(s.posts).toEqual([])
+  })
+
+  it('refuses an order a remittance notice waiting for staff names, and leaves it overdue', async () => {
+    const order = overdueOrder()
+    const s = setupForfeit(order, y(5_000), true)
+    expect(await refusal(s.service.forfeit(42, STAFF))).toBe('ORDER_AWAITING_REMITTANCE')
+    expect(s.orders.markForfeited).not.toHaveBeenCalled()
+    expect(s.posts).toEqual([])
+    expect(order.status).toBe('overdue')
   })
 })

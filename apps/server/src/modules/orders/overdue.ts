@@ -7,24 +7,45 @@ import { AppError } from '../../platform/errors'
 import { type IdempotencyStore, requestHash } from '../../platform/idempotency'
 import { IntervalJob } from '../../platform/interval-job'
 import { type Transact, transactor, type Tx } from '../../platform/transactions'
-import { OverdueRepository } from './overdue-repository'
+import { type DueOrder, OverdueRepository } from './overdue-repository'
 
-/** At most this many orders per run, so a backlog never holds a run for long. */
+/** At most this many orders marked per run, so a backlog never holds a run for long. */
 const BATCH = 100
+/** Pages of due orders one run looks through past those a waiting remittance notice keeps. */
+const MAX_PAGES = 10
+
+/**
+ * Which of these orders a remittance notice still waiting for staff names (modules/finance's
+ * `ordersAwaitingRemittance`, passed in through app.ts): their buyer sent the money and said so.
+ */
+export type AwaitingRemittance = (tx: Tx, orderIds: readonly number[]) => Promise<Set<number>>
+
+/**
+ * Stops the users' live proxies on open lots, in the caller's transaction (the bidding module's
+ * `BiddingRepository.stopProxiesOf`, passed in through app.ts).
+ */
+export type StopProxies = (tx: Tx, userIds: readonly number[], now: number) => Promise<void>
 
 export interface OverdueJobDeps {
   transact: Transact
   orders: Pick<OverdueRepository, 'lockDue' | 'markOverdue'>
   clock: Clock
+  awaitingRemittance: AwaitingRemittance
+  stopProxies: StopProxies
   log?: FastifyBaseLogger
 }
 
 /**
  * Marks won lots unpaid past their due time (3 days after the close, DESIGN §4) `overdue`: their
- * winner cannot bid until they pay (BiddingService refuses BIDDER_OVERDUE), and staff may take the
- * deposit for the lot. One batch per transaction: only order rows are locked, so nothing can
- * deadlock with it; `FOR UPDATE SKIP LOCKED` lets another instance (or a payer holding an order)
- * pass, and the conditional update makes each order overdue exactly once.
+ * winner cannot bid until they pay (BiddingService refuses BIDDER_OVERDUE), their live proxies on
+ * open lots stop in the same transaction (the engine bids for no one who may not bid), and staff
+ * may take the deposit for the lot. An order a remittance notice still waiting for staff names is
+ * left pending: its buyer has done their part; once the notice is rejected, the next run marks it.
+ *
+ * One batch per transaction: order rows first (`FOR UPDATE SKIP LOCKED` lets another instance, or
+ * a payer or notice holding an order, pass), then the proxies' rows — nothing that locks proxies
+ * waits for an order, so nothing can deadlock with it; the conditional update makes each order
+ * overdue exactly once.
  */
 export class OverdueJob {
   private readonly job = new IntervalJob(
@@ -34,10 +55,11 @@ export class OverdueJob {
 
   constructor(private readonly deps: OverdueJobDeps) {}
 
+  /** The job over `database`; app.ts's `overdueJobFor` passes in what other modules provide. */
   static forDatabase(
     database: Database,
     clock: Clock,
-    options: Pick<OverdueJobDeps, 'log'> = {},
+    options: Pick<OverdueJobDeps, 'awaitingRemittance' | 'stopProxies' | 'log'>,
   ): OverdueJob {
     return new OverdueJob({
       transact: transactor(database),
@@ -49,11 +71,25 @@ export class OverdueJob {
 
   /** One bounded run; returns the ids of the orders this run made overdue. */
   sweep(): Promise<number[]> {
-    const { orders, clock } = this.deps
+    const { orders, clock, awaitingRemittance, stopProxies } = this.deps
     return this.deps.transact(async (tx) => {
-      const due = await orders.lockDue(tx, clock.now(), BATCH)
-      // After the locks: an order paid while we waited is no longer pending and is left alone.
-      return orders.markOverdue(tx, due, clock.now())
+      const marked: { id: number; userId: number }[] = []
+      let after: DueOrder | undefined
+      for (let page = 0; page < MAX_PAGES && marked.length < BATCH; page++) {
+        const limit = BATCH - marked.length
+        const due = await orders.lockDue(tx, clock.now(), limit, after)
+        const awaited = await awaitingRemittance(
+          tx,
+          due.map((o) => o.id),
+        )
+        const ids = due.filter((o) => !awaited.has(o.id)).map((o) => o.id)
+        // After the locks: an order paid while we waited is no longer pending and is left alone.
+        marked.push(...(await orders.markOverdue(tx, ids, clock.now())))
+        if (due.length < limit) break
+        after = due[due.length - 1]
+      }
+      await stopProxies(tx, [...new Set(marked.map((o) => o.userId))], clock.now())
+      return marked.map((o) => o.id).sort((a, b) => a - b)
     })
   }
 
@@ -80,6 +116,7 @@ export interface ForfeitDeps {
   }
   /** The user's deposit under the lock bids take on their exposure (BiddingService.heldDeposit). */
   heldDeposit(tx: Tx, userId: number): Promise<{ deposit: number }>
+  awaitingRemittance: AwaitingRemittance
   idempotency: IdempotencyStore
 }
 
@@ -88,7 +125,8 @@ export interface ForfeitDeps {
  * rule): min(hammer, deposit), once. The order is then closed as `cancelled` (the winner has lost
  * the lot, which staff may relist) and the transfer's memo names it — `forfeit order 42` is the
  * record of what was taken. A closed order no longer counts as exposure or keeps its winner from
- * bidding.
+ * bidding. An order a remittance notice waiting for staff names is not forfeited
+ * (ORDER_AWAITING_REMITTANCE) until staff have rejected the notice.
  */
 export class ForfeitService {
   constructor(private readonly deps: ForfeitDeps) {}
@@ -119,6 +157,11 @@ export class ForfeitService {
       if (order.status === 'cancelled') throw new AppError('NOT_PENDING', { status: order.status })
       if (order.status !== 'overdue') {
         throw new AppError('ORDER_NOT_OVERDUE', { status: order.status })
+      }
+      // Its buyer says the money is on its way (a notice filed after the order went overdue):
+      // staff decide the notice first. A notice is filed under this order's lock, so none slips by.
+      if ((await this.deps.awaitingRemittance(tx, [orderId])).has(orderId)) {
+        throw new AppError('ORDER_AWAITING_REMITTANCE', { orderId })
       }
       if (!(await orders.markForfeited(tx, orderId, now))) throw new AppError('NOT_PENDING')
       const taken = Math.min(order.hammer, deposit)
