@@ -47,12 +47,16 @@ describe('delivery contracts (DESIGN §9 "Delivery")', () => {
   })
 
   it('reads order ids from a query string', () => {
-    expect(ExitBanQuerySchema.parse({ orderIds: '3,4', countryId: '1' })).toEqual({
+    expect(ExitBanQuerySchema.parse({ orderIds: '3,4', countryId: 'US' })).toEqual({
       orderIds: [3, 4],
-      countryId: 1,
+      countryId: 'US',
     })
-    expect(ExitBanQuerySchema.safeParse({ orderIds: '3,3', countryId: '1' }).success).toBe(false)
-    expect(ExitBanQuerySchema.safeParse({ orderIds: '0', countryId: '1' }).success).toBe(false)
+    expect(ExitBanQuerySchema.safeParse({ orderIds: '3,3', countryId: 'CN' }).success).toBe(false)
+    expect(ExitBanQuerySchema.safeParse({ orderIds: '0', countryId: 'CN' }).success).toBe(false)
+    expect(ExitBanQuerySchema.safeParse({ orderIds: '1', countryId: 'cn' }).success).toBe(false)
+    expect(
+      ExitBanQuerySchema.parse({ orderIds: '1', countryId: 'CN', provinceId: '810000' }).provinceId,
+    ).toBe('810000')
     expect(DeliveryQueryQuerySchema.parse({})).toEqual({})
   })
 

@@ -219,7 +219,13 @@ export type KeepFee = z.infer<typeof KeepFeeSchema>
 /** `GET /user/3_3/logistic/queryExitBan?orderIds=&countryId=`: may these orders go there? */
 export const ExitBanQuerySchema = z.object({
   orderIds: OrderIdsParamSchema,
-  countryId: IdParamSchema,
+  /** An ISO 3166-1 code, as `GET /pub/@country` lists them (`CN` first). */
+  countryId: z.string().regex(/^[A-Z]{2}$/, 'a country code such as CN'),
+  /** A province of CN (`810000` is Hong Kong, outside the mainland); optional. */
+  provinceId: z
+    .string()
+    .regex(/^\d{6}$/, 'a six-digit division code')
+    .optional(),
 })
 export const ExitBanSchema = z.object({
   allowed: z.boolean(),

@@ -53,7 +53,9 @@ const rateArb = fc.record({
 const instantArb = fc.integer({ min: NOW - 400 * DAY, max: NOW + 400 * DAY })
 
 const provinceArb = fc.constantFrom(
-  ...['11', '12', '31', '32', '33', '34', '44', '15', '54', '63', '65', '71', '81', '82'],
+  ...['11', '12', '31', '32', '33', '34', '44', '15', '54', '63', '65', '71', '81', '82'].flatMap(
+    (p) => [p, `${p}0000`],
+  ),
 )
 const destinationArb: fc.Arbitrary<Destination> = fc.oneof(
   fc.record({

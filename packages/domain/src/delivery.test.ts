@@ -30,6 +30,10 @@ describe('shipping fee by region (DESIGN §6)', () => {
     expect(shippingZone({ countryCode: 'HK', provinceCode: null })).toBe('hmt')
     expect(shippingZone({ countryCode: 'US', provinceCode: null })).toBe('overseas')
     expect(shippingZone({ countryCode: 'cn', provinceCode: null })).toBe('standard')
+    // The address pickers' six-digit ids name the same provinces.
+    expect(shippingZone({ countryCode: 'CN', provinceCode: '310000' })).toBe('near')
+    expect(shippingZone({ countryCode: 'CN', provinceCode: '650000' })).toBe('remote')
+    expect(shippingZone({ countryCode: 'CN', provinceCode: '820000' })).toBe('hmt')
   })
 
   it('charges the first piece and then each further one', () => {
@@ -124,6 +128,8 @@ describe('exit ban (queryExitBan)', () => {
     expect(canShipTo(banned, 'CN')).toBeNull()
     expect(canShipTo(banned, 'US')).toBe('EXIT_BANNED')
     expect(canShipTo(banned, 'CN', '81')).toBe('EXIT_BANNED')
+    expect(canShipTo(banned, 'CN', '810000')).toBe('EXIT_BANNED')
+    expect(canShipTo(banned, 'CN', '440000')).toBeNull()
     expect(canShipTo([{ exportBanned: false }], 'US')).toBeNull()
     expect(isMainland({ countryCode: 'CN', provinceCode: '71' })).toBe(false)
   })

