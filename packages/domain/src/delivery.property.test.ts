@@ -13,6 +13,7 @@ import {
   insuranceFee,
   isMainland,
   type PickupRules,
+  quoteDelivery,
   shippingFee,
   shippingZone,
   slotRefusal,
@@ -164,6 +165,34 @@ describe(`delivery rules (DESIGN §6) — seed ${SEED}; rerun: ${RERUN}`, () => 
           const known = (PICKUP_SLOTS as readonly string[]).includes(slot)
           if (!inWindow || !known) expect(refusal).toBe('SLOT_UNAVAILABLE')
           else expect(refusal).toBe(booked >= rules.capacityPerSlot ? 'SLOT_FULL' : null)
+        },
+      ),
+      params,
+    )
+  })
+
+  it('a quote is the sum of its parts; a pickup pays storage only', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('express' as const, 'pickup' as const),
+        destinationArb,
+        fc.integer({ min: 1, max: 100 }),
+        fc.boolean(),
+        valueArb.filter((v) => v <= 100_000_000_000_000),
+        fc.array(instantArb, { minLength: 1, maxLength: 50 }),
+        instantArb,
+        (method, destination, pieces, insured, declaredValue, paidAts, now) => {
+          const q = quoteDelivery(
+            { method, destination, pieces, insured, declaredValue, paidAts },
+            now,
+          )
+          expect(q.total).toBe(q.shippingFee + q.insuranceFee + q.storageFee)
+          expect(q.storageFee).toBe(paidAts.reduce((s, p) => s + storageFee(p, now), 0))
+          if (method === 'pickup') expect(q.shippingFee + q.insuranceFee).toBe(0)
+          else {
+            expect(q.shippingFee).toBe(shippingFee(destination, pieces))
+            expect(q.insuranceFee).toBe(insured ? insuranceFee(declaredValue) : 0)
+          }
         },
       ),
       params,

@@ -7,6 +7,7 @@ import {
   DEFAULT_PICKUP_RULES,
   insuranceFee,
   isMainland,
+  quoteDelivery,
   shippingFee,
   shippingZone,
   slotAvailable,
@@ -138,5 +139,48 @@ describe('exit ban (queryExitBan)', () => {
 describe('dates', () => {
   it('has China days of 24 hours', () => {
     expect(chinaDate(china('2026-11-26T00:00:00') + DAY - 1)).toBe('2026-11-26')
+  })
+})
+
+describe('a delivery quote', () => {
+  const now = china('2026-12-11T08:00:00')
+  const paidAts = [china('2026-11-01T23:30:00'), china('2026-12-01T12:00:00')]
+
+  it('charges express shipping, insurance when asked, and each order’s storage', () => {
+    const quote = quoteDelivery(
+      {
+        method: 'express',
+        destination: { countryCode: 'CN', provinceCode: '110000' },
+        pieces: 2,
+        insured: true,
+        declaredValue: 2_000_000,
+        paidAts,
+      },
+      now,
+    )
+    expect(quote).toEqual({
+      shippingFee: 1_800 + 300,
+      insuranceFee: 10_000,
+      storageFee: 1_000,
+      total: 2_100 + 10_000 + 1_000,
+    })
+  })
+
+  it('charges a pickup its storage only', () => {
+    const pickup = {
+      method: 'pickup' as const,
+      destination: null,
+      pieces: 2,
+      insured: true,
+      declaredValue: 2_000_000,
+      paidAts,
+    }
+    expect(quoteDelivery(pickup, now)).toEqual({
+      shippingFee: 0,
+      insuranceFee: 0,
+      storageFee: 1_000,
+      total: 1_000,
+    })
+    expect(() => quoteDelivery({ ...pickup, method: 'express' }, now)).toThrow(RangeError)
   })
 })

@@ -266,3 +266,65 @@ export function canShipTo(
   if (isMainland({ countryCode, provinceCode })) return null
   return items.some((item) => item.exportBanned) ? 'EXIT_BANNED' : null
 }
+
+// What a shipment costs.
+
+export interface DeliveryQuoteInput {
+  method: 'express' | 'pickup'
+  /** Express only: where it goes. */
+  destination: Destination | null
+  /** The units of the shipment's orders. */
+  pieces: number
+  /** Express only: insure the goods at `declaredValue`. */
+  insured: boolean
+  declaredValue: number
+  /** When each of the shipment's orders was paid (storage is charged per order). */
+  paidAts: readonly number[]
+}
+
+export interface DeliveryQuote {
+  shippingFee: number
+  insuranceFee: number
+  storageFee: number
+  total: number
+}
+
+export interface DeliveryRates {
+  shipping: Readonly<Record<ShippingZone, ShippingRate>>
+  insurance: InsuranceRate
+  storage: StorageRate
+}
+
+export const DEFAULT_DELIVERY_RATES: Readonly<DeliveryRates> = {
+  shipping: DEFAULT_SHIPPING_RATES,
+  insurance: DEFAULT_INSURANCE,
+  storage: DEFAULT_STORAGE,
+}
+
+/**
+ * What applying for delivery costs at `now` (the apply-to-ship screen's quote and the apply call
+ * alike): express pays shipping to its destination and, when insured, the insurance fee; a
+ * pickup pays neither; both pay the storage each order has run up.
+ */
+export function quoteDelivery(
+  input: DeliveryQuoteInput,
+  now: number,
+  rates: DeliveryRates = DEFAULT_DELIVERY_RATES,
+): DeliveryQuote {
+  const express = input.method === 'express'
+  if (express && input.destination === null) throw new RangeError('express needs a destination')
+  const shipping =
+    express && input.destination ? shippingFee(input.destination, input.pieces, rates.shipping) : 0
+  const insurance =
+    express && input.insured ? insuranceFee(input.declaredValue, rates.insurance) : 0
+  const storage = input.paidAts.reduce(
+    (sum, paidAt) => sum + storageFee(paidAt, now, rates.storage),
+    0,
+  )
+  return {
+    shippingFee: shipping,
+    insuranceFee: insurance,
+    storageFee: storage,
+    total: shipping + insurance + storage,
+  }
+}
