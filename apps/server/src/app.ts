@@ -122,6 +122,8 @@ export interface AppOptions {
     smsPerCaller: number
     login: number
     staffLogin: number
+    /** `POST /user/finance/@remittance` per user in an hour (default 30). */
+    remittance?: number
     /** `POST /user/@setPayPass` per user in 15 minutes (default 10). */
     payPassword?: number
   }
@@ -456,7 +458,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await main.register(passportRoutes, { service: passport, rateLimit: limits })
       await main.register(userRoutes, { service: users })
       await main.register(noticesRoutes, { service: notices })
-      await main.register(bankingRoutes, { service: banking })
+      await main.register(bankingRoutes, {
+        service: banking,
+        remittanceLimit: limits.remittance ?? 30,
+      })
       await main.register(financeRoutes, {
         finance: new FinanceService({
           transact: transactor(database),

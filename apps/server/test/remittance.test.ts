@@ -12,6 +12,8 @@ import { addCompanyBanks, balanceOf, creditBalance, winLot } from './helpers/mon
 /** Issue 9: bank remittance notices and staff decisions — on both databases, over HTTP. */
 const databases = await testDatabases()
 const YUAN = 100
+/** `POST /user/finance/@remittance` per user per hour, as the app's default. */
+const REMITTANCE_LIMIT = 30
 
 const DAY = 86_400_000
 /** The China-time date of an instant, as the user's bank would print it. */
@@ -162,6 +164,41 @@ describe.each(databases)('bank remittance on $name', (kind) => {
     }
     const after = await t.call({ method: 'GET', path: '/user/finance/remittances', as: bob })
     expect(after.json<{ data: Remittance[] }>().data).toHaveLength(before)
+  })
+
+  it('refuses a picture over 25 megapixels before decoding it (a decompression bomb)', async () => {
+    // 10,000 × 10,000 of one colour: a few hundred KiB of PNG, 300 MB once decoded.
+    const bomb = await sharp({
+      create: { width: 10_000, height: 10_000, channels: 3, background: '#fff' },
+    })
+      .png({ compressionLevel: 9 })
+      .toBuffer()
+    // Just over the cap: 5,001 × 5,000.
+    const over = await sharp({
+      create: { width: 5_001, height: 5_000, channels: 3, background: '#fff' },
+    })
+      .png({ compressionLevel: 9 })
+      .toBuffer()
+    for (const picture of [bomb, over]) {
+      const started = performance.now()
+      const res = await report(bob, notice({ receipt: dataUrl('image/png', picture) }))
+      expect(res.statusCode, res.body).toBe(400)
+      expect(res.json()).toMatchObject({ code: 'RECEIPT_INVALID', details: { tooLarge: true } })
+      expect(performance.now() - started).toBeLessThan(1_000)
+    }
+  })
+
+  it('limits notices per user: past the limit a 429, other users unaffected', async () => {
+    const [eve, fred] = [await t.signIn(), await t.signIn()]
+    const results = []
+    for (let i = 0; i < REMITTANCE_LIMIT + 1; i++) {
+      results.push((await report(eve, notice({ amount: 1 * YUAN }))).statusCode)
+    }
+    expect(results.slice(0, REMITTANCE_LIMIT).every((s) => s === 200)).toBe(true)
+    const last = await report(eve, notice({ amount: 1 * YUAN }))
+    expect(last.statusCode).toBe(429)
+    expect(last.json().code).toBe('RATE_LIMITED')
+    expect((await report(fred, notice({ amount: 1 * YUAN }))).statusCode).toBe(200)
   })
 
   it('takes a transfer dated from 90 days back to tomorrow in China time, and refuses other dates', async () => {

@@ -3,8 +3,12 @@ import { AppError } from '../../platform/errors'
 
 /** The longer side of a stored receipt; a phone photo of a bank slip stays legible at this size. */
 export const RECEIPT_MAX_PX = 1600
-/** Larger pictures are refused before they are decoded (a 50-megapixel slip is no slip). */
-const MAX_INPUT_PIXELS = 50_000_000
+/**
+ * Larger pictures are refused from their header, before any decoding: a phone's 12–24 megapixel
+ * photo passes, while a small file that would decode to hundreds of megabytes (a decompression
+ * bomb) costs neither the memory nor the seconds of CPU. sharp's own limit backs the check up.
+ */
+export const MAX_INPUT_PIXELS = 25_000_000
 const FORMATS = new Set(['jpeg', 'png', 'webp'])
 
 /** Turns the receipt a user sent into what we keep; throws RECEIPT_INVALID when it is no picture. */
@@ -25,11 +29,17 @@ export const sharpReceipts: ReceiptDecoder = {
     const input = Buffer.from(dataUrl.slice(comma + 1), 'base64')
     if (comma < 0 || input.length === 0) throw new AppError('RECEIPT_INVALID')
     try {
-      const image = sharp(input, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS })
-      const meta = await image.metadata()
+      // The header only (sharp decodes nothing for metadata), read without sharp's own pixel
+      // limit so that an oversized picture is told apart from one that is no picture.
+      const meta = await sharp(input, { limitInputPixels: false }).metadata()
       if (meta.format === undefined || !FORMATS.has(meta.format)) {
         throw new AppError('RECEIPT_INVALID', { format: meta.format ?? null })
       }
+      const pixels = (meta.width ?? 0) * (meta.height ?? 0)
+      if (pixels > MAX_INPUT_PIXELS) {
+        throw new AppError('RECEIPT_INVALID', { tooLarge: true, pixels, max: MAX_INPUT_PIXELS })
+      }
+      const image = sharp(input, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS })
       return await image
         .rotate()
         .resize({

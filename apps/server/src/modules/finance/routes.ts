@@ -14,6 +14,8 @@ import type { BankingService } from './service'
 
 export interface BankingRouteOptions {
   service: BankingService
+  /** Remittance notices per user per hour (each may carry a receipt to decode). */
+  remittanceLimit: number
 }
 
 export const IdempotencyHeaders = z
@@ -31,7 +33,7 @@ const REMITTANCE_BODY_LIMIT = 4 * 1024 * 1024 + 64 * 1024
 /** Spec §7 "Account": the company's bank accounts, remittance notices and withdrawals. */
 export const bankingRoutes: FastifyPluginAsyncZod<BankingRouteOptions> = async (
   app,
-  { service },
+  { service, remittanceLimit },
 ) => {
   const tags = ['finance']
 
@@ -54,10 +56,23 @@ export const bankingRoutes: FastifyPluginAsyncZod<BankingRouteOptions> = async (
     '/user/finance/@remittance',
     {
       bodyLimit: REMITTANCE_BODY_LIMIT,
+      config: {
+        // Each notice may make the server decode a picture: a user files a few, never a stream.
+        // preHandler: the signature check (onRequest) has named the caller by then.
+        rateLimit: {
+          max: remittanceLimit,
+          timeWindow: '1 hour',
+          keyGenerator: (request) =>
+            request.caller?.kind === 'user'
+              ? `remittance:${request.caller.userId}`
+              : `remittance-ip:${request.ip}`,
+          hook: 'preHandler',
+        },
+      },
       schema: {
         tags,
         summary:
-          'Report a bank transfer (optional receipt photo; ORDER_NOT_PAYABLE, RECEIPT_INVALID); staff confirm it',
+          'Report a bank transfer (optional receipt photo of at most 25 megapixels; ORDER_NOT_PAYABLE, RECEIPT_INVALID; RATE_LIMITED past 30 an hour); staff confirm it',
         headers: IdempotencyHeaders,
         body: RemittanceRequestSchema,
         response: { 200: dataSchema(RemittanceSchema) },
