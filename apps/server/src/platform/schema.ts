@@ -401,7 +401,71 @@ export interface AddressesTable {
   updated_at: number
 }
 
+/** Shipments of paid orders (0012): express to an address or self-pickup by appointment. */
+export interface ShipmentsTable {
+  id: Generated<number>
+  user_id: number
+  /** 'express' | 'pickup' */
+  method: string
+  /** 'applied' | 'shipped' | 'completed' */
+  status: string
+  /** JSON ShipmentAddress (express). */
+  address: string | null
+  country_id: string | null
+  pickup_date: string | null
+  pickup_slot: string | null
+  insured: Generated<number>
+  declared_value: number
+  shipping_fee: number
+  insurance_fee: number
+  storage_fee: number
+  total: number
+  transfer_id: number | null
+  carrier: string | null
+  tracking_no: string | null
+  applied_at: number
+  shipped_at: number | null
+  completed_at: number | null
+  auto_complete_at: number | null
+}
+
+export interface ShipmentOrdersTable {
+  shipment_id: number
+  order_id: number
+}
+
+/** Counter cash bookings of unpaid orders (0012). */
+export interface BookingsTable {
+  id: Generated<number>
+  user_id: number
+  date: string
+  slot: string
+  /** 'booked' | 'completed' | 'cancelled' */
+  status: string
+  total: number
+  transfer_id: number | null
+  created_at: number
+  completed_at: number | null
+}
+
+export interface BookingOrdersTable {
+  booking_id: number
+  order_id: number
+}
+
+/** Places taken per counter slot (0012). */
+export interface SlotCountsTable {
+  date: string
+  slot: string
+  booked: Generated<number>
+}
+
 export interface DB {
+  shipments: ShipmentsTable
+  shipment_orders: ShipmentOrdersTable
+  bookings: BookingsTable
+  booking_orders: BookingOrdersTable
+  slot_counts: SlotCountsTable
   notices: NoticesTable
   proxies: ProxiesTable
   ledger_accounts: LedgerAccountsTable

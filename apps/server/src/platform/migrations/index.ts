@@ -17,6 +17,7 @@ import { mall } from './0008-mall'
 import { money } from './0009-money'
 import { noticesAndMoneyFixes } from './0010-notices-and-money-fixes'
 import { addresses } from './0011-addresses'
+import { delivery } from './0012-delivery'
 
 /**
  * Migrations are code, written once for both dialects: the context hides the two places where
@@ -53,6 +54,7 @@ const MIGRATIONS: Record<string, (ctx: MigrationContext) => Migration> = {
   '0009-money': money,
   '0010-notices-and-money-fixes': noticesAndMoneyFixes,
   '0011-addresses': addresses,
+  '0012-delivery': delivery,
 }
 
 class CodeMigrationProvider implements MigrationProvider {
