@@ -114,6 +114,7 @@ const PAGES: Record<string, Page> = {
     () => import('../features/account/pages/withdraw-page'),
     'WithdrawPage',
   ),
+  '/notices': page(() => import('../features/notices/pages/notices-page'), 'NoticesPage'),
   '/task': TaskPage,
   '*': page(() => import('./not-found-page'), 'NotFoundPage'),
 }

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { keepAlivePatterns, matchRoute, ROUTES, titleFor, visibleRoutes } from './routes'
 
 describe('ROUTES', () => {
-  it('has every route of spec §2 once, and /account/withdraw', () => {
-    expect(ROUTES).toHaveLength(35)
-    expect(new Set(ROUTES.map((r) => r.path)).size).toBe(35)
+  it('has every route of spec §2 once, and /account/withdraw and /notices', () => {
+    expect(ROUTES).toHaveLength(36)
+    expect(new Set(ROUTES.map((r) => r.path)).size).toBe(36)
   })
 
   it('carries the spec flags', () => {
@@ -17,6 +17,11 @@ describe('ROUTES', () => {
       auth: true,
       keepAlive: false,
       title: { zh: '提现', en: 'Withdraw' },
+    })
+    expect(byPath('/notices')).toMatchObject({
+      auth: true,
+      keepAlive: false,
+      title: { zh: '消息通知', en: 'Notices' },
     })
   })
 

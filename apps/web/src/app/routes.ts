@@ -84,6 +84,8 @@ export const ROUTES: readonly RouteMeta[] = [
   route('/account/quotaRecharge', '额度充值', 'Recharge quota', AUTH),
   // Not in spec §2: issue 9 asks for withdrawals, and the user centre's 提现 leads here.
   route('/account/withdraw', '提现', 'Withdraw', AUTH),
+  // Not in spec §2: issue 9 asks the user centre for unread notices; its 消息通知 leads here.
+  route('/notices', '消息通知', 'Notices', AUTH),
   route('/task', '测试任务', 'Test tasks', { debugOnly: true }),
   route('*', '页面不存在', 'Page not found'),
 ]

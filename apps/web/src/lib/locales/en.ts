@@ -58,6 +58,7 @@ export const en: Messages = {
     allOrders: 'All orders',
     couponsUsable: '{{count}} usable',
     menu: {
+      notices: 'Notices',
       myBuy: 'My bids',
       myEntrust: 'My proxy bids',
       myLike: 'My watchlist',
@@ -518,6 +519,46 @@ export const en: Messages = {
     mine: 'Me',
     quantity: '{{count}} pcs',
     notFound: 'The item does not exist or the link is wrong',
+  },
+  notices: {
+    empty: 'No notices yet',
+    emptyHint:
+      'You will be told here when someone outbids you, a watched lot is ending or you win one',
+    unread: 'Unread',
+    note: ' (note: {{note}})',
+    kind: {
+      outbid: { title: 'You have been outbid', body: '“{{title}}” is now at ¥{{price}}' },
+      ending_soon: { title: 'A watched lot ends soon', body: '“{{title}}” ends at {{at}}' },
+      lot_won: {
+        title: 'You won a lot',
+        body: '“{{title}}” for ¥{{price}}; please pay by {{at}}',
+      },
+      order_overdue: {
+        title: 'Order overdue',
+        body: '“{{title}}” was not paid in time; bidding is paused until it is paid',
+      },
+      order_forfeited: {
+        title: 'Deposit taken',
+        body: '¥{{amount}} was taken from your deposit for overdue order {{orderId}}',
+      },
+      remittance_confirmed: {
+        title: 'Remittance confirmed',
+        body: 'Your remittance of ¥{{amount}} has been credited',
+      },
+      remittance_rejected: {
+        title: 'Remittance not confirmed',
+        body: 'Your remittance notice could not be verified',
+      },
+      withdrawal_paid: {
+        title: 'Withdrawal paid',
+        body: 'Your withdrawal of ¥{{amount}} has been paid out',
+      },
+      withdrawal_refused: {
+        title: 'Withdrawal refused',
+        body: 'Your withdrawal of ¥{{amount}} was refused and the money returned',
+      },
+      other: { title: 'New notice', body: 'Update the app to read it' },
+    },
   },
   special: {
     status: { preview: 'Preview', live: 'Live', ended: 'Ended' },

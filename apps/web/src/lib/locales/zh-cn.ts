@@ -50,6 +50,7 @@ export const zhCN = {
     allOrders: '全部订单',
     couponsUsable: '{{count}} 张可用',
     menu: {
+      notices: '消息通知',
       myBuy: '我的竞买',
       myEntrust: '我的委托',
       myLike: '我的关注',
@@ -499,6 +500,36 @@ export const zhCN = {
     mine: '我',
     quantity: '{{count}} 件',
     notFound: '商品不存在或链接有误',
+  },
+  notices: {
+    empty: '暂无消息',
+    emptyHint: '被超价、关注的拍品即将结束、拍得拍品时，会在这里通知您',
+    unread: '未读',
+    note: '（备注：{{note}}）',
+    kind: {
+      outbid: { title: '您的出价已被超过', body: '「{{title}}」当前价 ¥{{price}}，快去看看吧' },
+      ending_soon: { title: '关注的拍品即将结束', body: '「{{title}}」将于 {{at}} 结束' },
+      lot_won: {
+        title: '恭喜您竞得拍品',
+        body: '「{{title}}」成交价 ¥{{price}}，请于 {{at}} 前付款',
+      },
+      order_overdue: {
+        title: '订单已逾期',
+        body: '「{{title}}」未按时付款，付款前暂停竞买',
+      },
+      order_forfeited: {
+        title: '保证金已扣除',
+        body: '逾期订单 {{orderId}} 已从保证金扣除 ¥{{amount}}',
+      },
+      remittance_confirmed: { title: '汇款已确认', body: '您的汇款 ¥{{amount}} 已入账' },
+      remittance_rejected: { title: '汇款未通过', body: '您提交的汇款通知未能核实' },
+      withdrawal_paid: { title: '提现已到账', body: '您的提现 ¥{{amount}} 已打款' },
+      withdrawal_refused: {
+        title: '提现未通过',
+        body: '您的提现 ¥{{amount}} 未通过，款项已退回',
+      },
+      other: { title: '新消息', body: '请更新到最新版本查看' },
+    },
   },
   special: {
     status: { preview: '预展中', live: '拍卖中', ended: '已结束' },

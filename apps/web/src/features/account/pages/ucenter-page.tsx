@@ -1,5 +1,6 @@
-import { Button, Dialog, List } from 'antd-mobile'
+import { Badge, Button, Dialog, List } from 'antd-mobile'
 import {
+  BellOutline,
   CouponOutline,
   EnvironmentOutline,
   HeartOutline,
@@ -9,6 +10,7 @@ import {
 } from 'antd-mobile-icons'
 import type { UserStatistics } from '@numisma/contracts/user'
 import type { TFunction } from 'i18next'
+import type { ReactNode } from 'react'
 import { COOKIE } from '@numisma/contracts/cookies'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
@@ -25,6 +27,7 @@ import styles from './ucenter-page.module.css'
 import { inBackground } from '../../../lib/background'
 
 const MENU = [
+  { to: '/notices', key: 'notices', icon: <BellOutline /> },
   { to: '/myBuy', key: 'myBuy', icon: <HistogramOutline /> },
   { to: '/myEntrust', key: 'myEntrust', icon: <ClockCircleOutline /> },
   { to: '/myLike', key: 'myLike', icon: <HeartOutline /> },
@@ -35,14 +38,15 @@ const MENU = [
 
 type MenuKey = (typeof MENU)[number]['key']
 
-/** What a menu row says on its right: a counter, the usable coupons, whether a password is set. */
-function menuExtra(
-  key: MenuKey,
-  user: UserStatistics | undefined,
-  t: TFunction,
-): string | number | undefined {
+/**
+ * What a menu row says on its right: a counter, the unread notices (a badge), the usable coupons,
+ * whether a password is set.
+ */
+function menuExtra(key: MenuKey, user: UserStatistics | undefined, t: TFunction): ReactNode {
   if (!user) return undefined
   switch (key) {
+    case 'notices':
+      return user.counts.unreadNotices ? <Badge content={user.counts.unreadNotices} /> : undefined
     case 'myBuy':
       return user.counts.bidding || undefined
     case 'myLike':
