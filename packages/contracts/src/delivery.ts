@@ -195,6 +195,20 @@ export type Booking = z.infer<typeof BookingSchema>
 export const BookingsPageSchema = pageSchema(BookingSchema)
 export type BookingsPage = z.infer<typeof BookingsPageSchema>
 
+/** Staff `GET /admin/bookings?date=&status=`: the counter's list for a day, soonest slot first. */
+export const StaffBookingsQuerySchema = z.object({
+  date: z.iso.date().optional(),
+  status: BookingStatusSchema.optional(),
+})
+export type StaffBookingsQuery = z.infer<typeof StaffBookingsQuerySchema>
+/** A booking as the counter sees it: whose it is. */
+export const StaffBookingSchema = BookingSchema.extend({
+  userId: z.number().int(),
+  display: z.string(),
+  mobile: z.string(),
+})
+export type StaffBooking = z.infer<typeof StaffBookingSchema>
+
 /** Staff `POST /admin/bookings/{id}/complete`: cash taken, goods handed over. */
 export const BookingCompletedSchema = z.object({
   bookingId: z.number().int(),

@@ -234,6 +234,11 @@ export const ERRORS = {
     zh: '该订单不能预约柜台现金支付（已支付、已取消或已过期）',
     en: 'this order cannot be booked for cash payment at the counter (paid, cancelled or expired)',
   },
+  BOOKING_NOT_CANCELLABLE: {
+    status: 409,
+    zh: '预约日当天及之后不能取消预约，请联系柜台',
+    en: 'a booking can be cancelled only before its day; ask the counter',
+  },
   EXIT_BANNED: {
     status: 409,
     zh: '所选拍品禁止出境，不能寄往中国大陆以外的地址',

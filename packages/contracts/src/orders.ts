@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { IdParamSchema } from './api'
+import { IdParamSchema, pageSchema } from './api'
 
 /**
  * Orders of DESIGN §9 "Orders": one shape for auction and mall orders, amounts in fen,
@@ -55,8 +55,27 @@ export const OrderSchema = z.object({
   dueAt: z.string().nullable(),
   paidAt: z.string().nullable(),
   cancelledAt: z.string().nullable(),
+  /**
+   * A paid order in storage (status `paid`): the storage it has run up so far (free through the
+   * 30th China day after payment, then a daily fee) and when it starts to cost. Absent otherwise.
+   */
+  storageFee: Fen.optional(),
+  storageFreeUntil: z.string().optional(),
 })
 export type Order = z.infer<typeof OrderSchema>
+
+/**
+ * The order groups of spec §4 and §7 "Orders", newest first: `GET /user/logistic/waiting` (won lots
+ * waiting to ship), `GET /user/bplus/queryNoPaymentMark` (mall orders waiting to ship) and
+ * `GET /user/order/getUserOrderByBid` (completed).
+ */
+export const OrderGroupQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(50).default(20),
+})
+export type OrderGroupQuery = z.infer<typeof OrderGroupQuerySchema>
+export const OrdersPageSchema = pageSchema(OrderSchema)
+export type OrdersPage = z.infer<typeof OrdersPageSchema>
 
 /** `GET /user/3_3/order/cancel?orderId=` (a GET in spec §7). */
 export const CancelOrderQuerySchema = z.object({ orderId: IdParamSchema })
