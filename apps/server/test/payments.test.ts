@@ -458,6 +458,44 @@ describe.each(databases)('payments on $name', (kind) => {
       expect(late.json().code).toBe('ORDER_NOT_PAYABLE')
     })
 
+    it('asks the platform for a fresh prepay id once the old one’s window closes; either attempt’s notice settles the payment once', async () => {
+      const kim = await t.signIn()
+      // A won lot waits 3 days for its money; a mall order would expire long before.
+      const o = await winLot(t, kim, 500 * YUAN)
+      const first = await startWechat(kim, [o])
+      t.clock.advance(100 * MINUTE)
+      expect((await startWechat(kim, [o])).prepayId).toBe(first.prepayId)
+      // Past two hours less the margin: the stored prepay id is not handed out again.
+      t.clock.advance(15 * MINUTE)
+      const second = await startWechat(kim, [o])
+      expect(second.paymentId).toBe(first.paymentId)
+      expect(second.prepayId).not.toBe(first.prepayId)
+      expect(await paymentsOf(kim)).toMatchObject([
+        { prepay_id: second.prepayId, prepay_at: expect.any(Number), status: 'pending' },
+      ])
+      // The first attempt is closed at the platform: its sheet can no longer be paid.
+      const stale = await t.inject({
+        method: 'GET',
+        url: `/svc/sandbox/wxpay/cashier?prepay_id=${first.prepayId}&redirect=/account/paySuc`,
+      })
+      expect(stale.statusCode).toBe(404)
+      expect((await startWechat(kim, [o])).prepayId).toBe(second.prepayId)
+
+      const before = await transferCount()
+      expect((await confirmAtCashier(t, second.prepayId)).statusCode).toBe(303)
+      const notice = parseXml(wx.delivered.at(-1)!.xml)!
+      expect(notice.out_trade_no).toMatch(new RegExp(`^P${first.paymentId}-[0-9a-z]+$`))
+      expect(await order(o)).toMatchObject({ status: 'paid', payment_id: first.paymentId })
+      expect(await transferCount()).toBe(before + 1)
+      const replayed = await postNotice(t, wx.delivered.at(-1)!.xml)
+      expect(parseXml(replayed.body)).toMatchObject({ return_code: 'SUCCESS' })
+      expect(await transferCount()).toBe(before + 1)
+      expect((await getPayment(kim, first.paymentId)).json().data).toMatchObject({
+        status: 'paid',
+        credited: 0,
+      })
+    })
+
     it('refuses a forged, altered or foreign notice and changes nothing', async () => {
       const hal = await t.signIn()
       const o = await mallOrder(hal, 66 * YUAN)

@@ -110,6 +110,31 @@ describe.each(databases)('recharge on $name', (kind) => {
     expect(transfers).toHaveLength(1)
   })
 
+  it('a recharge retried after its prepay window closed gets a fresh prepay id, and is credited once', async () => {
+    const ben = await t.signIn()
+    const amount = 500 * YUAN
+    const headers = { [KEY]: 'ben-recharge-01' }
+    const first = RechargeSchema.parse((await recharge(ben, amount, headers)).json().data)
+    t.clock.advance(115 * 60_000)
+    // The page polling it is not handed the lapsing prepay id; the retry asks for a fresh one.
+    expect((await view(ben, first.rechargeId)).json().data.payRequest).toBeUndefined()
+    const again = RechargeSchema.parse((await recharge(ben, amount, headers)).json().data)
+    expect(again.rechargeId).toBe(first.rechargeId)
+    expect(again.payRequest!.packages).not.toBe(first.payRequest!.packages)
+    expect((await view(ben, first.rechargeId)).json().data.payRequest.packages).toBe(
+      again.payRequest!.packages,
+    )
+    t.clock.advance(10 * 60_000)
+    const prepayId = again.payRequest!.packages.slice('prepay_id='.length)
+    expect((await confirmAtCashier(t, prepayId)).statusCode).toBe(303)
+    expect(parseXml(wx.delivered.at(-1)!.xml)!.out_trade_no).toMatch(
+      new RegExp(`^R${first.rechargeId}-[0-9a-z]+$`),
+    )
+    expect(await balanceOf(t, ben.userId, 'deposit')).toBe(amount)
+    expect((await postNotice(t, wx.delivered.at(-1)!.xml)).statusCode).toBe(200)
+    expect(await balanceOf(t, ben.userId, 'deposit')).toBe(amount)
+  })
+
   it('refuses a notice that is forged or for another amount, and credits nothing', async () => {
     const ben = await t.signIn()
     const { rechargeId, total } = (await recharge(ben, 50 * YUAN)).json().data as {

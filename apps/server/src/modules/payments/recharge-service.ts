@@ -7,7 +7,7 @@ import type { Transact, Tx } from '../../platform/transactions'
 import type { LedgerService } from '../ledger/service'
 import type { PaymentsRepository, RechargeRow } from './repository'
 import { rechargeFee } from '@numisma/domain/fees'
-import { tradeNo } from './rules'
+import { prepayAttempt, prepayUsable } from './rules'
 import type { PayNotice, WechatPayClient } from './wechat-pay'
 
 export interface RechargeDeps {
@@ -66,14 +66,31 @@ export class RechargeService {
     })
     // After the commit, as for a payment: nothing stays locked while the platform answers.
     let row = await this.row(rechargeId)
-    if (row.status === 'pending' && row.prepay_id === null) {
+    const now = clock.now()
+    if (row.status === 'pending' && !(row.prepay_id && prepayUsable(row.prepay_at, now))) {
+      // The first prepay, or a fresh one once the stored one's window closed (rules.ts).
+      const attempt = prepayAttempt(
+        { kind: 'recharge', id: rechargeId },
+        { createdAt: row.created_at, prepayAt: row.prepay_id ? (row.prepay_at ?? 0) : null },
+        now,
+      )
       const prepayId = await wechat.prepay({
-        outTradeNo: tradeNo({ kind: 'recharge', id: rechargeId }),
+        outTradeNo: attempt.outTradeNo,
         body: RECHARGE_BODY,
         totalFee: row.amount + row.fee,
         clientIp: options.clientIp,
+        expiresAt: attempt.expiresAt,
       })
-      await transact((tx) => payments.setRechargePrepay(tx, rechargeId, prepayId))
+      const previous = { prepayId: row.prepay_id }
+      // When another request stored one first, that one is handed out (read back below).
+      await transact((tx) =>
+        payments.setRechargePrepay(
+          tx,
+          rechargeId,
+          { prepayId, startedAt: attempt.startedAt },
+          previous,
+        ),
+      )
       row = await this.row(rechargeId)
     }
     return this.toRecharge(row)
@@ -128,17 +145,21 @@ export class RechargeService {
     return row
   }
 
-  /** A pending recharge carries a fresh pay request for its prepay id (signing is local). */
+  /**
+   * A pending recharge carries a fresh pay request for its prepay id (signing is local), while its
+   * window is open; after that only a retry of the recharge asks the platform for a new one.
+   */
   private toRecharge(row: RechargeRow): Recharge {
     const status = statusOf(row.status)
+    const now = this.deps.clock.now()
     return {
       rechargeId: row.id,
       amount: row.amount,
       fee: row.fee,
       total: row.amount + row.fee,
       status,
-      ...(status === 'pending' && row.prepay_id !== null
-        ? { payRequest: this.deps.wechat.payRequest(row.prepay_id, this.deps.clock.now()) }
+      ...(status === 'pending' && row.prepay_id !== null && prepayUsable(row.prepay_at, now)
+        ? { payRequest: this.deps.wechat.payRequest(row.prepay_id, now) }
         : {}),
     }
   }

@@ -12,6 +12,8 @@ export interface PaymentRow {
   transfer_id: number | null
   created_at: number
   paid_at: number | null
+  /** When the prepay's attempt started (rules.ts prepayAttempt); its window runs from here. */
+  prepay_at: number | null
 }
 
 export interface RechargeRow {
@@ -25,6 +27,8 @@ export interface RechargeRow {
   transfer_id: number | null
   created_at: number
   paid_at: number | null
+  /** When the prepay's attempt started (rules.ts prepayAttempt); its window runs from here. */
+  prepay_at: number | null
 }
 
 export interface Settled {
@@ -108,14 +112,27 @@ export class PaymentsRepository {
     return rows.reduce((sum, r) => sum + r.total, 0)
   }
 
-  /** The platform's prepay id, kept once (a second ask for the same trade gets the same one). */
-  async setPaymentPrepay(tx: Tx, paymentId: number, prepayId: string): Promise<void> {
-    await tx
+  /**
+   * Keeps the platform's prepay id and when its attempt started, unless another request stored one
+   * since `previous` was read (then that one stands: the caller reads it back). False when not kept.
+   */
+  async setPaymentPrepay(
+    tx: Tx,
+    paymentId: number,
+    prepay: { prepayId: string; startedAt: number },
+    previous: { prepayId: string | null },
+  ): Promise<boolean> {
+    const updated = await tx
       .updateTable('payments')
-      .set({ prepay_id: prepayId })
+      .set({ prepay_id: prepay.prepayId, prepay_at: prepay.startedAt })
       .where('id', '=', paymentId)
-      .where('prepay_id', 'is', null)
-      .execute()
+      .where((eb) =>
+        previous.prepayId === null
+          ? eb('prepay_id', 'is', null)
+          : eb('prepay_id', '=', previous.prepayId),
+      )
+      .executeTakeFirst()
+    return updated.numUpdatedRows === 1n
   }
 
   async markPaymentPaid(tx: Tx, paymentId: number, settled: Settled): Promise<boolean> {
@@ -165,13 +182,24 @@ export class PaymentsRepository {
     return query.executeTakeFirst()
   }
 
-  async setRechargePrepay(tx: Tx, rechargeId: number, prepayId: string): Promise<void> {
-    await tx
+  /** As setPaymentPrepay, for a recharge. */
+  async setRechargePrepay(
+    tx: Tx,
+    rechargeId: number,
+    prepay: { prepayId: string; startedAt: number },
+    previous: { prepayId: string | null },
+  ): Promise<boolean> {
+    const updated = await tx
       .updateTable('recharges')
-      .set({ prepay_id: prepayId })
+      .set({ prepay_id: prepay.prepayId, prepay_at: prepay.startedAt })
       .where('id', '=', rechargeId)
-      .where('prepay_id', 'is', null)
-      .execute()
+      .where((eb) =>
+        previous.prepayId === null
+          ? eb('prepay_id', 'is', null)
+          : eb('prepay_id', '=', previous.prepayId),
+      )
+      .executeTakeFirst()
+    return updated.numUpdatedRows === 1n
   }
 
   async markRechargePaid(tx: Tx, rechargeId: number, settled: Settled): Promise<boolean> {

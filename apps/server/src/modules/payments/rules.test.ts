@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import type { PayableOrder } from './ports'
 import { rechargeFee } from '@numisma/domain/fees'
-import { noticeSettlement, parseTradeNo, payRefusal, tradeNo } from './rules'
+import {
+  noticeSettlement,
+  parseTradeNo,
+  payRefusal,
+  PREPAY_LIFETIME_MS,
+  PREPAY_WINDOW_MS,
+  prepayAttempt,
+  prepayUsable,
+  tradeNo,
+} from './rules'
 
 const NOW = Date.UTC(2026, 10, 23, 2, 0, 0)
 
@@ -90,12 +99,58 @@ describe('rechargeFee', () => {
   })
 })
 
+describe('prepay attempts', () => {
+  const created = Date.UTC(2026, 10, 26, 4)
+  const ref = { kind: 'payment', id: 12 } as const
+
+  it('the first runs from the payment, as P<id>, until its window closes; then one from now', () => {
+    expect(prepayAttempt(ref, { createdAt: created, prepayAt: null }, created + 60_000)).toEqual({
+      outTradeNo: 'P12',
+      startedAt: created,
+      expiresAt: created + PREPAY_WINDOW_MS,
+    })
+    const late = created + PREPAY_WINDOW_MS
+    const fresh = prepayAttempt(ref, { createdAt: created, prepayAt: created }, late + 1_500)
+    expect(fresh.startedAt).toBe(late + 1_000)
+    expect(fresh.expiresAt).toBe(late + 1_000 + PREPAY_WINDOW_MS)
+    expect(parseTradeNo(fresh.outTradeNo)).toEqual(ref)
+    expect(fresh.outTradeNo).not.toBe('P12')
+  })
+
+  it('a stored prepay id is handed out only inside its window, which closes before it lapses', () => {
+    expect(PREPAY_WINDOW_MS).toBeLessThan(PREPAY_LIFETIME_MS)
+    expect(prepayUsable(created, created + PREPAY_WINDOW_MS - 1)).toBe(true)
+    expect(prepayUsable(created, created + PREPAY_WINDOW_MS)).toBe(false)
+    expect(prepayUsable(null, created)).toBe(false)
+  })
+})
+
 describe('trade numbers', () => {
   it('round-trips payments and recharges and refuses anything else', () => {
     expect(tradeNo({ kind: 'payment', id: 12 })).toBe('P12')
     expect(parseTradeNo('P12')).toEqual({ kind: 'payment', id: 12 })
     expect(parseTradeNo(tradeNo({ kind: 'recharge', id: 3 }))).toEqual({ kind: 'recharge', id: 3 })
-    for (const bad of ['', 'P', 'P0', 'P01', 'X1', 'p1', 'P1 ', 'P99999999999', 'P2147483648']) {
+    // A later attempt at the platform (a fresh prepay) names the same payment.
+    const later = tradeNo({ kind: 'payment', id: 12 }, Date.UTC(2026, 10, 26, 4))
+    expect(later).toMatch(/^P12-[0-9a-z]+$/)
+    expect(later.length).toBeLessThanOrEqual(32)
+    expect(parseTradeNo(later)).toEqual({ kind: 'payment', id: 12 })
+    expect(parseTradeNo('R3-abc')).toEqual({ kind: 'recharge', id: 3 })
+    for (const bad of [
+      '',
+      'P',
+      'P0',
+      'P01',
+      'X1',
+      'p1',
+      'P1 ',
+      'P99999999999',
+      'P2147483648',
+      'P1-',
+      'P1-ABC',
+      'P1-a-b',
+      'P1-abcdefghijk',
+    ]) {
       expect(parseTradeNo(bad), bad).toBeNull()
     }
   })

@@ -70,16 +70,68 @@ export function noticeSettlement(
 
 /**
  * Our trade number at the platform (`out_trade_no`, unique per merchant): `P<id>` for a payment of
- * orders, `R<id>` for a recharge.
+ * orders, `R<id>` for a recharge. A later attempt — a fresh prepay after the first one's window
+ * closed — is `P<id>-<start>`, its start in seconds, base 36: the platform takes a closed trade
+ * number only as a duplicate, and every attempt names the same payment, settled once.
  */
 export type TradeRef = { kind: 'payment' | 'recharge'; id: number }
 
-export const tradeNo = (ref: TradeRef): string => `${ref.kind === 'payment' ? 'P' : 'R'}${ref.id}`
+export const tradeNo = (ref: TradeRef, attemptStartedAt?: number): string =>
+  `${ref.kind === 'payment' ? 'P' : 'R'}${ref.id}` +
+  (attemptStartedAt === undefined ? '' : `-${Math.floor(attemptStartedAt / 1000).toString(36)}`)
 
 export function parseTradeNo(outTradeNo: string): TradeRef | null {
-  const match = /^([PR])([1-9]\d{0,9})$/.exec(outTradeNo)
+  const match = /^([PR])([1-9]\d{0,9})(?:-[0-9a-z]{1,10})?$/.exec(outTradeNo)
   if (!match) return null
   const id = Number(match[2])
   if (id > 2 ** 31 - 1) return null
   return { kind: match[1] === 'P' ? 'payment' : 'recharge', id }
+}
+
+/** The platform lets a prepay id lapse two hours after it issued it. */
+export const PREPAY_LIFETIME_MS = 2 * 60 * 60 * 1000
+/**
+ * How long one attempt at the platform is payable: its trade closes then (`time_expire`), ten
+ * minutes before its prepay id would lapse (a margin for the platform's clock), and only then is
+ * a fresh one asked for — so two attempts are never payable at once and a payer cannot pay twice.
+ */
+export const PREPAY_WINDOW_MS = PREPAY_LIFETIME_MS - 10 * 60 * 1000
+
+/** Whether a prepay id issued for an attempt started at `startedAt` may still be handed out. */
+export const prepayUsable = (startedAt: number | null, now: number): boolean =>
+  startedAt !== null && now < startedAt + PREPAY_WINDOW_MS
+
+export interface PrepayAttempt {
+  outTradeNo: string
+  /** Stored as the prepay's `prepay_at`: the window runs from here. */
+  startedAt: number
+  /** The trade's `time_expire` at the platform. */
+  expiresAt: number
+}
+
+/**
+ * The attempt to ask the platform for now, for a payment (or recharge) made at `createdAt` whose
+ * stored prepay (if any) started at `prepayAt` and is no longer usable: the first, `P<id>` from
+ * `createdAt`, while its window is open and nothing was stored for it (a retry of a lost answer
+ * asks the same trade again, which the platform answers with the same prepay id); otherwise one
+ * starting now (whole seconds, as the suffix says).
+ */
+export function prepayAttempt(
+  ref: TradeRef,
+  row: { createdAt: number; prepayAt: number | null },
+  now: number,
+): PrepayAttempt {
+  if (row.prepayAt === null && prepayUsable(row.createdAt, now)) {
+    return {
+      outTradeNo: tradeNo(ref),
+      startedAt: row.createdAt,
+      expiresAt: row.createdAt + PREPAY_WINDOW_MS,
+    }
+  }
+  const startedAt = Math.floor(now / 1000) * 1000
+  return {
+    outTradeNo: tradeNo(ref, startedAt),
+    startedAt,
+    expiresAt: startedAt + PREPAY_WINDOW_MS,
+  }
 }

@@ -7,6 +7,7 @@ import type { Transact, Tx } from '../../platform/transactions'
 import type { PayableOrder, PayableOrders } from './ports'
 import type { PaymentRow, PaymentsRepository } from './repository'
 import { PaymentService } from './service'
+import { PREPAY_WINDOW_MS } from './rules'
 import type { PrepayOrder, WechatPayClient } from './wechat-pay'
 
 /**
@@ -97,16 +98,24 @@ function setup(options: { orders?: PayableOrder[]; balance?: number; password?: 
         transfer_id: null,
         created_at: p.now,
         paid_at: null,
+        prepay_at: null,
         orderIds: [...p.orderIds],
       })
       return Promise.resolve(id)
     },
     payment: (_tx: Tx, id: number) => Promise.resolve(payments.get(id)),
     orderIdsOf: (_tx: Tx, id: number) => Promise.resolve(payments.get(id)?.orderIds ?? []),
-    setPaymentPrepay: (_tx: Tx, id: number, prepayId: string) => {
+    setPaymentPrepay: (
+      _tx: Tx,
+      id: number,
+      prepay: { prepayId: string; startedAt: number },
+      previous: { prepayId: string | null },
+    ) => {
       log.push('payment:prepay')
-      payments.get(id)!.prepay_id = prepayId
-      return Promise.resolve()
+      const row = payments.get(id)!
+      if (row.prepay_id !== previous.prepayId) return Promise.resolve(false)
+      Object.assign(row, { prepay_id: prepay.prepayId, prepay_at: prepay.startedAt })
+      return Promise.resolve(true)
     },
     markPaymentPaid: (_tx: Tx, id: number, settled: { transferId: number | null; now: number }) => {
       Object.assign(payments.get(id)!, {
@@ -234,6 +243,8 @@ describe('PaymentService.pay', () => {
         body: '泉藏拍卖-订单支付',
         totalFee: 10_000,
         clientIp: '127.0.0.1',
+        // The platform closes the trade before its prepay id would lapse.
+        expiresAt: NOW + PREPAY_WINDOW_MS,
       },
     ])
   })

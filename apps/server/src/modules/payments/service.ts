@@ -15,7 +15,14 @@ import type { Transact, Tx } from '../../platform/transactions'
 import type { LedgerService } from '../ledger/service'
 import type { OrderSettlement, PayableOrder, PayableOrders, PayPasswordCheck } from './ports'
 import type { PaymentRow, PaymentsRepository } from './repository'
-import { amountOf, chargesOf, noticeSettlement, payRefusal, tradeNo } from './rules'
+import {
+  amountOf,
+  chargesOf,
+  noticeSettlement,
+  payRefusal,
+  prepayAttempt,
+  prepayUsable,
+} from './rules'
 import type { PayNotice, WechatPayClient } from './wechat-pay'
 
 export interface PaymentDeps {
@@ -241,27 +248,52 @@ export class PaymentService implements OrderSettlement {
   }
 
   /**
-   * The platform's prepay id for a messaging-app payment: asked for once and kept; asking again
-   * (a retry, a second tap) gets the same id for the same trade number. Runs outside any
-   * transaction.
+   * The platform's prepay id for a messaging-app payment, good to hand out: the stored one while
+   * its attempt's window is open (a retry, a second tap), else a fresh one — the platform lets a
+   * prepay id lapse after two hours, and closes each attempt's trade (`time_expire`) before that,
+   * so a later attempt has its own trade number (rules.ts prepayAttempt). Runs outside any
+   * transaction; when two ask at once, the first stored wins and both hand out that one.
    */
   private async ensurePrepay(
     paymentId: number,
     clientIp: string,
   ): Promise<{ paid: true } | { paid: false; prepayId: string }> {
-    const { payments, db, transact, wechat } = this.deps
+    const { payments, db, transact, wechat, clock } = this.deps
     const payment = await payments.payment(db, paymentId)
     if (!payment) throw new Error(`payment ${paymentId} vanished`)
     if (payment.status === 'paid') return { paid: true }
-    if (payment.prepay_id) return { paid: false, prepayId: payment.prepay_id }
+    const now = clock.now()
+    if (payment.prepay_id && prepayUsable(payment.prepay_at, now)) {
+      return { paid: false, prepayId: payment.prepay_id }
+    }
+    const attempt = prepayAttempt(
+      { kind: 'payment', id: paymentId },
+      // A prepay stored without its start (before migration 0010) counts as long lapsed.
+      {
+        createdAt: payment.created_at,
+        prepayAt: payment.prepay_id ? (payment.prepay_at ?? 0) : null,
+      },
+      now,
+    )
     const prepayId = await wechat.prepay({
-      outTradeNo: tradeNo({ kind: 'payment', id: paymentId }),
+      outTradeNo: attempt.outTradeNo,
       body: PAYMENT_BODY,
       totalFee: payment.amount,
       clientIp,
+      expiresAt: attempt.expiresAt,
     })
-    await transact((tx) => payments.setPaymentPrepay(tx, paymentId, prepayId))
-    return { paid: false, prepayId }
+    const kept = await transact((tx) =>
+      payments.setPaymentPrepay(
+        tx,
+        paymentId,
+        { prepayId, startedAt: attempt.startedAt },
+        { prepayId: payment.prepay_id },
+      ),
+    )
+    if (kept) return { paid: false, prepayId }
+    const stored = await payments.payment(db, paymentId)
+    if (stored?.status === 'paid') return { paid: true }
+    return { paid: false, prepayId: stored?.prepay_id ?? prepayId }
   }
 
   /**

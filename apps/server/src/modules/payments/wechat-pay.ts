@@ -3,6 +3,7 @@ import type { WechatPayRequest } from '@numisma/contracts/payment'
 import type { WechatPaySettings } from '../../platform/config'
 import { AppError } from '../../platform/errors'
 import {
+  chinaTime,
   parseXml,
   signed,
   toXml,
@@ -52,6 +53,8 @@ export interface PrepayOrder {
   totalFee: number
   /** The payer's address as we saw it. */
   clientIp: string
+  /** When the platform closes the trade (`time_expire`); a closed trade cannot be paid. */
+  expiresAt?: number
 }
 
 /** A payment notice whose sign, merchant and fields have been checked. */
@@ -98,7 +101,9 @@ export class WechatPayClient {
 
   /**
    * `POST /pay/unifiedorder`: the prepay id of a JSAPI payment. Asking again for the same
-   * `out_trade_no` and amount gives the same prepay id, so a retry is safe. Any failure — the
+   * `out_trade_no` with the same fields gives the same prepay id while it is good, so a retry is
+   * safe; other fields under the same number are a duplicate (201), and a trade closed at its
+   * `time_expire` is refused (ORDERCLOSED) — a later attempt needs a new number. Any failure — the
    * platform unreachable, a refusal, a reply not signed with our key — is PAY_CHANNEL_FAILED.
    */
   async prepay(order: PrepayOrder): Promise<string> {
@@ -114,6 +119,7 @@ export class WechatPayClient {
         spbill_create_ip: order.clientIp,
         notify_url: merchant.notifyUrl(),
         trade_type: 'JSAPI',
+        time_expire: order.expiresAt === undefined ? undefined : chinaTime(order.expiresAt),
         sign_type: 'MD5',
       },
       merchant.key,

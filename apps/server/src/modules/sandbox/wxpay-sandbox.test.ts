@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { FakeClock } from '../../platform/clock'
-import { parseXml, signed, toXml, wxVerify, type WxInput } from '../payments/wechat-pay-protocol'
+import {
+  chinaTime,
+  parseXml,
+  signed,
+  toXml,
+  wxVerify,
+  type WxInput,
+} from '../payments/wechat-pay-protocol'
 import { safeRedirect, withResult } from './cashier-page'
 import { type NoticeDelivery, WxPaySandbox } from './wxpay-sandbox'
 
@@ -79,6 +86,41 @@ describe('the pay sandbox’s unified order', () => {
     expect((await sandbox.confirm(second)).kind).toBe('paid')
     expect((await sandbox.confirm(second)).kind).toBe('already_paid')
     expect(order()).toMatchObject({ result_code: 'FAIL', err_code: 'ORDERPAID' })
+  })
+
+  it('asked again after its prepay id lapsed, still takes only the same order', () => {
+    const { order, clock } = setup()
+    const first = order().prepay_id!
+    clock.advance(2 * 60 * 60 * 1000)
+    expect(order({ total_fee: 1 })).toMatchObject({
+      result_code: 'FAIL',
+      err_code: 'INVALID_REQUEST',
+    })
+    expect(order().prepay_id).not.toBe(first)
+  })
+
+  it('honours time_expire: the order closes then, its prepay id with it, and stays closed', async () => {
+    const { order, sandbox, clock } = setup()
+    const closes = { time_expire: chinaTime(clock.now() + 30 * 60_000) }
+    const prepayId = order(closes).prepay_id!
+    clock.advance(30 * 60_000 - 1_000)
+    expect(sandbox.trade(prepayId)).toBeDefined()
+    clock.advance(1_000)
+    expect(sandbox.trade(prepayId)).toBeUndefined()
+    expect((await sandbox.confirm(prepayId)).kind).toBe('unknown')
+    expect(order(closes)).toMatchObject({ result_code: 'FAIL', err_code: 'ORDERCLOSED' })
+    // A time the platform cannot read, or too soon (JSAPI: at least 5 minutes), is refused.
+    for (const time_expire of ['2026', chinaTime(clock.now() + 4 * 60_000)]) {
+      expect(order({ out_trade_no: 'P9', time_expire })).toMatchObject({
+        result_code: 'FAIL',
+        err_code: 'PARAM_ERROR',
+      })
+    }
+    // Asked again with another closing time, an open order is another order: 201.
+    order({ out_trade_no: 'P8', time_expire: chinaTime(clock.now() + 60 * 60_000) })
+    expect(
+      order({ out_trade_no: 'P8', time_expire: chinaTime(clock.now() + 61 * 60_000) }),
+    ).toMatchObject({ err_code: 'INVALID_REQUEST' })
   })
 })
 

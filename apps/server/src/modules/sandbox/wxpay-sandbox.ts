@@ -47,7 +47,12 @@ export interface SandboxTrade {
   notifyUrl: string
   openid: string | null
   createdAt: number
+  /** When this prepay id lapses: two hours after it was issued, or when the trade closes. */
   expiresAt: number
+  /** When the trade closes (`time_expire`), if the merchant said; closed, it cannot be paid. */
+  closesAt: number | null
+  /** The request's `time_expire` as sent: asking again with another is another order (201). */
+  timeExpire: string | null
   paid: { transactionId: string; at: number; delivered: boolean } | null
 }
 
@@ -58,6 +63,27 @@ export type ConfirmResult =
 
 /** A prepay id is good for two hours at the platform. */
 const PREPAY_TTL_MS = 2 * 60 * 60 * 1000
+/** The platform refuses a JSAPI `time_expire` less than five minutes away. */
+const MIN_EXPIRE_MS = 5 * 60 * 1000
+/** How long the sandbox remembers a closed, unpaid trade (to refuse its number). */
+const CLOSED_KEPT_MS = 24 * 60 * 60 * 1000
+
+/** `yyyyMMddHHmmss` in China time (as `time_expire` is written) to epoch ms, or null. */
+function fromChinaTime(value: string): number | null {
+  const m = /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(value)
+  if (!m) return null
+  const [year, month, day, hour, minute, second] = m.slice(1).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ]
+  const ms = Date.UTC(year, month - 1, day, hour - 8, minute, second)
+  // Reject dates that rolled over (20261340…): they must read back as written.
+  return chinaTime(ms) === value ? ms : null
+}
 /** Trades kept in memory; the oldest go first (a sandbox, not a ledger). */
 const MAX_TRADES = 10_000
 /** When the platform tries an unacknowledged notice again (it keeps trying for hours; we stop sooner). */
@@ -122,24 +148,44 @@ export class WxPaySandbox {
     }
 
     const now = this.clock.now()
+    let closesAt: number | null = null
+    if (request.time_expire) {
+      closesAt = fromChinaTime(request.time_expire)
+      if (closesAt === null) return this.refuse('PARAM_ERROR', 'time_expire 格式不正确')
+    }
     const seen = this.tradeByNo(request.out_trade_no!, now)
     if (seen) {
       if (seen.paid) return this.refuse('ORDERPAID', '该订单已支付')
-      // The same order asked again gets the same prepay id; a different one is a duplicate number.
-      if (String(seen.totalFee) !== request.total_fee || seen.body !== request.body) {
+      if (seen.closesAt !== null && seen.closesAt <= now) {
+        return this.refuse('ORDERCLOSED', '当前订单已关闭，请重新下单')
+      }
+      // The same order asked again; anything but the nonce and the payer's address changed is a
+      // different order under a number already used.
+      if (
+        String(seen.totalFee) !== request.total_fee ||
+        seen.body !== request.body ||
+        seen.timeExpire !== (request.time_expire ?? null)
+      ) {
         return this.refuse('INVALID_REQUEST', '201 商户订单号重复')
       }
+      // Its prepay id lapsed (two hours) while the order is still open: a new one is issued.
+      if (seen.expiresAt <= now) this.reissue(seen, now)
       return this.prepayReply(seen.prepayId)
     }
+    if (closesAt !== null && closesAt < now + MIN_EXPIRE_MS) {
+      return this.refuse('PARAM_ERROR', 'time_expire时间过短，刷卡至少1分钟，其他5分钟')
+    }
     const trade: SandboxTrade = {
-      prepayId: `wx${chinaTime(now)}${randomBytes(12).toString('hex')}`,
+      prepayId: this.prepayId(now),
       outTradeNo: request.out_trade_no!,
       body: request.body!,
       totalFee: Number(request.total_fee),
       notifyUrl: request.notify_url!,
       openid: request.openid ?? null,
       createdAt: now,
-      expiresAt: now + PREPAY_TTL_MS,
+      expiresAt: Math.min(now + PREPAY_TTL_MS, closesAt ?? Infinity),
+      closesAt,
+      timeExpire: request.time_expire ?? null,
       paid: null,
     }
     this.remember(trade)
@@ -234,15 +280,36 @@ export class WxPaySandbox {
     this.timers.add(timer)
   }
 
+  /**
+   * The trade a number names. An unpaid one the platform no longer remembers is forgotten: without
+   * `time_expire`, once its prepay id lapsed (asked again, it is a new order); a closed one a day
+   * after it closed (until then its number is refused).
+   */
   private tradeByNo(outTradeNo: string, now: number): SandboxTrade | undefined {
     const prepayId = this.byTradeNo.get(outTradeNo)
     const trade = prepayId === undefined ? undefined : this.trades.get(prepayId)
-    if (trade && !trade.paid && trade.expiresAt <= now) {
+    if (!trade || trade.paid) return trade
+    const forgetAt =
+      trade.closesAt === null ? trade.expiresAt + PREPAY_TTL_MS : trade.closesAt + CLOSED_KEPT_MS
+    if (forgetAt <= now) {
       this.trades.delete(trade.prepayId)
       this.byTradeNo.delete(outTradeNo)
       return undefined
     }
     return trade
+  }
+
+  /** A new prepay id for an open trade whose last one lapsed; the old one is gone. */
+  private reissue(trade: SandboxTrade, now: number): void {
+    this.trades.delete(trade.prepayId)
+    trade.prepayId = this.prepayId(now)
+    trade.expiresAt = Math.min(now + PREPAY_TTL_MS, trade.closesAt ?? Infinity)
+    this.trades.set(trade.prepayId, trade)
+    this.byTradeNo.set(trade.outTradeNo, trade.prepayId)
+  }
+
+  private prepayId(now: number): string {
+    return `wx${chinaTime(now)}${randomBytes(12).toString('hex')}`
   }
 
   private remember(trade: SandboxTrade): void {
