@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { IdParamSchema, IdSchema, pageSchema, plainText } from './api'
 import { OrderItemSchema, OrderSchema } from './orders'
+import { PayPasswordSchema } from './payment'
 
 /**
  * Delivery of paid goods in storage (DESIGN §6, §9 "Delivery"; spec §7 "Orders"): express to an
@@ -44,7 +45,10 @@ export const OrderIdsParamSchema = z
 /**
  * `POST /api/user/logistic/delivery/apply`: the chosen paid orders in storage go out in one
  * shipment — `express` needs `addressId` (`insured` adds the insurance fee), `pickup` needs
- * `pickupDate` and `pickupSlot`.
+ * `pickupDate` and `pickupSlot`. The fees (`total` of the quote) are taken from the balance at
+ * once (docs/decisions/015): when the total is above 0, `payPassword` is required and checked as
+ * doPay checks it (`PAY_PASSWORD_WRONG`, `PAY_LOCKED`, `PAY_PASSWORD_NOT_SET`; `BALANCE_LOW`).
+ * `Idempotency-Key` honoured (a decided key replays without the password).
  */
 export const DeliveryApplySchema = z
   .object({
@@ -54,6 +58,7 @@ export const DeliveryApplySchema = z
     pickupDate: z.iso.date().optional(),
     pickupSlot: PickupSlotSchema.optional(),
     insured: z.boolean().default(false),
+    payPassword: PayPasswordSchema.optional(),
   })
   .superRefine((body, ctx) => {
     if (body.method === 'express' && body.addressId === undefined) {
@@ -161,6 +166,29 @@ export const ShipmentSchema = z.object({
 })
 export type Shipment = z.infer<typeof ShipmentSchema>
 export const ShipmentIdParamsSchema = z.object({ id: IdParamSchema })
+
+/** `GET /user/queryAuctionList?shipmentId=`: the receive detail — a shipment and its orders. */
+export const ReceiveDetailQuerySchema = z.object({ shipmentId: IdParamSchema })
+export const ReceiveDetailSchema = z.object({
+  shipment: ShipmentSchema,
+  /** The shipment's orders in full (what was bought, what was paid), by id. */
+  orders: z.array(OrderSchema),
+})
+export type ReceiveDetail = z.infer<typeof ReceiveDetailSchema>
+
+/** Staff `GET /admin/shipments?status=&method=`: shipments to act on, oldest application first. */
+export const StaffShipmentsQuerySchema = z.object({
+  status: ShipmentStatusSchema.optional(),
+  method: DeliveryMethodSchema.optional(),
+})
+export type StaffShipmentsQuery = z.infer<typeof StaffShipmentsQuerySchema>
+export const StaffShipmentSchema = ShipmentSchema.extend({
+  userId: z.number().int(),
+  /** The buyer's display name and mobile, for the counter and the courier. */
+  userDisplay: z.string(),
+  userMobile: z.string(),
+})
+export type StaffShipment = z.infer<typeof StaffShipmentSchema>
 
 /**
  * `GET /api/user/logistic/waiting` (waiting to receive: shipped) and
