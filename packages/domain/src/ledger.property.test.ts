@@ -12,6 +12,7 @@ import {
   creditBalance,
   creditDeposit,
   forfeitDeposit,
+  payDeliveryFees,
   type Leg,
   moveToDeposit,
   type OrderCharge,
@@ -129,6 +130,7 @@ type Step =
   | { op: 'decideWithdrawal'; pick: number; pay: boolean }
   | { op: 'refundOrder'; pick: number }
   | { op: 'forfeitDeposit'; userId: number; hammer: number }
+  | { op: 'payDeliveryFees'; userId: number; amount: number }
 
 /** Small amounts (where overdrafts happen) as often as large ones. */
 const fenArb = fc.oneof(
@@ -179,6 +181,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ op: fc.constant('decideWithdrawal' as const), pick: fc.nat(), pay: fc.boolean() }),
   fc.record({ op: fc.constant('refundOrder' as const), pick: fc.nat() }),
   fc.record({ op: fc.constant('forfeitDeposit' as const), userId: userArb, hammer: fenArb }),
+  fc.record({ op: fc.constant('payDeliveryFees' as const), userId: userArb, amount: fenArb }),
 )
 
 /** The rule a step posts and what it should do; null when there is nothing to do. */
@@ -256,6 +259,13 @@ function plan(world: World, step: Step): Planned | null {
       if (taken === 0) return null
       return { userId: step.userId, legs: forfeitDeposit(taken), change: { deposit: -taken } }
     }
+    case 'payDeliveryFees':
+      // docs/decisions/015: the shipment's fees leave the balance, refused when it cannot cover.
+      return {
+        userId: step.userId,
+        legs: payDeliveryFees(step.amount),
+        change: { balance: -step.amount },
+      }
   }
 }
 

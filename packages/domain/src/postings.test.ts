@@ -7,6 +7,7 @@ import {
   type Leg,
   moveToDeposit,
   type OrderCharge,
+  payDeliveryFees,
   payOrders,
   payWithdrawal,
   recharge,
@@ -44,6 +45,7 @@ const everyRule: [string, Leg[]][] = [
   ['refuseWithdrawal to deposit', refuseWithdrawal(4_000, 'deposit')],
   ['forfeitDeposit', forfeitDeposit(30_000)],
   ['refundOrder', refundOrder(charge({ discount: 2_000 }))],
+  ['payDeliveryFees', payDeliveryFees(2_300)],
 ]
 
 const USER_KINDS: AccountKind[] = ['balance', 'deposit', 'withdrawal']
@@ -147,6 +149,13 @@ describe('posting rules (DESIGN §6)', () => {
     expect(effect(forfeitDeposit(30_000))).toEqual({
       'user:deposit': -30_000,
       'platform:platform_revenue': 30_000,
+    })
+  })
+
+  it('delivery fees leave the balance for revenue', () => {
+    expect(effect(payDeliveryFees(2_300))).toEqual({
+      'user:balance': -2_300,
+      'platform:platform_revenue': 2_300,
     })
   })
 

@@ -98,6 +98,14 @@ export function forfeitDeposit(amount: number): Leg[] {
   return legs(user('deposit', -amount), platform('platform_revenue', amount))
 }
 
+/**
+ * Delivery fees (shipping, insurance, storage beyond the free days) taken from the balance when
+ * delivery is applied for (docs/decisions/015): one transfer per shipment, to revenue.
+ */
+export function payDeliveryFees(amount: number): Leg[] {
+  return legs(user('balance', -amount), platform('platform_revenue', amount))
+}
+
 /** A refund of a paid order onto the buyer's balance (goods and fee back). */
 export function refundOrder(charge: OrderCharge): Leg[] {
   return legs(
