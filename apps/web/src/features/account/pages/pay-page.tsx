@@ -42,7 +42,7 @@ import { showToast } from '../../../lib/toast'
 import { useLocale } from '../../../lib/use-locale'
 import { PayMethodList } from '../components/pay-method-list'
 import { PayOrderRow } from '../components/pay-order-row'
-import { PayPasswordPopup, type PasswordPopupState } from '../components/pay-password-popup'
+import { PayPasswordPopup, type PasswordPopupState } from '../../../components/pay-password-popup'
 import styles from './pay-page.module.css'
 
 /**

@@ -4,7 +4,7 @@ import { Button, NumberKeyboard, PasscodeInput, Popup, type PasscodeInputRef } f
 import { LockOutline } from 'antd-mobile-icons'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
-import { Price } from '../../../components/price'
+import { Price } from './price'
 import styles from './pay-password-popup.module.css'
 
 /** What the popup shows: the keypad (with the last refusal, if any), or the lock. */
@@ -22,12 +22,12 @@ export interface PayPasswordPopupProps {
   forgotHref: string
   onFill: (password: string) => void
   onClose: () => void
-  /** Leave the balance for another method (offered while locked). */
-  onOtherMethod: () => void
+  /** Leave the balance for another method (offered while locked, when there is one). */
+  onOtherMethod?: () => void
 }
 
 /**
- * The payment password of a balance payment: six cells over antd-mobile's own number keyboard
+ * The payment password of a balance payment (paying orders, or the fees of a delivery): six cells over antd-mobile's own number keyboard
  * (never the phone's keyboard, so the digits stay in this page), sent as soon as the sixth digit
  * is in. A wrong password clears the cells and says so; a lock says until when, in China time.
  */
@@ -74,9 +74,11 @@ export function PayPasswordPopup({
                   })
                 : state.message}
             </p>
-            <Button size="small" color="primary" fill="outline" onClick={onOtherMethod}>
-              {t('pay.password.otherMethod')}
-            </Button>
+            {onOtherMethod ? (
+              <Button size="small" color="primary" fill="outline" onClick={onOtherMethod}>
+                {t('pay.password.otherMethod')}
+              </Button>
+            ) : null}
           </div>
         ) : (
           <>

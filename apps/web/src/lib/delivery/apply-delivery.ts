@@ -1,0 +1,79 @@
+import {
+  mutationOptions,
+  useMutation,
+  useQueryClient,
+  type QueryClient,
+} from '@tanstack/react-query'
+import {
+  DeliveryAppliedSchema,
+  type DeliveryApplied,
+  type DeliveryApplySchema,
+} from '@numisma/contracts/delivery'
+import type { z } from 'zod'
+import { PAY_PASSWORD_SETTINGS_KEY } from '../account/pay-password'
+import { neverSent, request } from '../api-client'
+import { inBackground } from '../background'
+import { ORDERS_KEY, USER_STATISTICS_KEY } from '../orders/query-keys'
+import { DELIVERY_KEY } from './query-keys'
+
+/**
+ * What the apply call takes: the contract's body and, when the fees come to more than nothing, the
+ * payment password — the fees are taken from the balance like a balance payment (DESIGN §9).
+ */
+export type DeliveryApplyBody = z.input<typeof DeliveryApplySchema> & { payPassword?: string }
+
+/**
+ * POST /api/user/logistic/delivery/apply: the chosen paid orders in storage go out in one
+ * shipment (express to an address, or picked up at the counter on a day and slot). One
+ * `Idempotency-Key` per attempt, so a retried tap is replayed, never charged twice. Silent: the
+ * screen shows a refusal where it belongs (a wrong password in the password sheet, a low balance
+ * with a way to top up, EXIT_BANNED or SLOT_FULL as a toast) — lib/payment/pay-error.ts maps it.
+ */
+export function applyDelivery(
+  body: DeliveryApplyBody,
+  idempotencyKey: string,
+): Promise<DeliveryApplied> {
+  return request({
+    method: 'POST',
+    path: '/api/user/logistic/delivery/apply',
+    body,
+    defaultError: 'SUBMIT_FAILED',
+    schema: DeliveryAppliedSchema,
+    idempotencyKey,
+    silent: true,
+  })
+}
+
+/**
+ * Applying with the cache it owns: the orders leave storage (the order lists, the user centre's
+ * counters and balance, the delivery info and shipments). On success the screen leaves, so they
+ * refetch behind it; a refusal means the screen judged stale orders, slots or balance — or a
+ * wrong password counted towards the lock — so they are fetched again before the button frees up.
+ */
+export function applyDeliveryMutationOptions(queryClient: QueryClient) {
+  return mutationOptions({
+    mutationFn: ({ body, idempotencyKey }: { body: DeliveryApplyBody; idempotencyKey: string }) =>
+      applyDelivery(body, idempotencyKey),
+    onSettled: (result, error) => {
+      if (neverSent(error)) return undefined
+      const refresh = () =>
+        Promise.all([
+          queryClient.invalidateQueries({ queryKey: ORDERS_KEY }),
+          queryClient.invalidateQueries({ queryKey: USER_STATISTICS_KEY }),
+          queryClient.invalidateQueries({ queryKey: DELIVERY_KEY }),
+        ])
+      if (result === undefined) {
+        return Promise.all([
+          refresh(),
+          queryClient.invalidateQueries({ queryKey: PAY_PASSWORD_SETTINGS_KEY }),
+        ])
+      }
+      inBackground(refresh())
+      return undefined
+    },
+  })
+}
+
+export function useApplyDelivery() {
+  return useMutation(applyDeliveryMutationOptions(useQueryClient()))
+}
