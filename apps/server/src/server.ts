@@ -4,6 +4,7 @@ import { IdempotencyPurger, IdempotencyStore } from './platform/idempotency'
 import { ClosingSweeper } from './modules/bidding/closing'
 import { ReminderJob } from './modules/bidding/reminders'
 import { couponHoldsFor } from './modules/coupons/holds'
+import { ordersAwaitingRemittance } from './modules/finance/awaiting-remittance'
 import { MallOrderExpiry } from './modules/orders/expiry'
 import { StaffRepository } from './modules/staff/repository'
 import { StaffService } from './modules/staff/service'
@@ -71,6 +72,8 @@ async function main(): Promise<void> {
   reminders.start(1000)
   const expiry = MallOrderExpiry.forDatabase(database, systemClock, couponHoldsFor(database), {
     log: app.log,
+    // A remittance order past its hold stays while a notice waiting for staff names it.
+    awaiting: ordersAwaitingRemittance,
   })
   expiry.start()
   // Won lots unpaid 3 days after the close become overdue (DESIGN §4); a minute is precise enough.

@@ -14,6 +14,13 @@ export const AUCTION_PAYMENT_DAYS = 3
 /** An unpaid mall order is cancelled this long after it was placed (DESIGN §5). */
 export const MALL_PAYMENT_MINUTES = 30
 
+/**
+ * A mall order whose buyer chose bank remittance keeps its stock and coupon this long from that
+ * (first) choice, then expires unless a remittance notice waiting for staff names it (ADR 012,
+ * amendment): a transfer takes a day or two, a hold must still end.
+ */
+export const REMITTANCE_HOLD_MS = 3 * 24 * 60 * 60 * 1000
+
 /** The messaging-app channel's fee on a deposit recharge, in basis points (0.6 %). */
 export const RECHARGE_FEE_BPS = 60
 

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../../platform/clock'
 import type { Database } from '../../platform/db'
 import { IntervalJob } from '../../platform/interval-job'
-import { type Transact, transactor } from '../../platform/transactions'
+import { type Transact, transactor, type Tx } from '../../platform/transactions'
 import type { CouponHolds } from './coupon-holds'
 import { OrdersRepository } from './repository'
 import { couponStep, hasExpired, stockStep, unwindMallOrder } from './steps'
@@ -13,6 +13,14 @@ const BATCH = 100
 export const RETRY_FAILED_AFTER_MS = 2 * 60_000
 /** At most this many failing orders are remembered; past that, the oldest are tried again sooner. */
 const MAX_FAILING = 1_000
+/** Batches per run when orders a notice awaits fill them (they are passed over, not cancelled). */
+const MAX_ROUNDS = 10
+
+/**
+ * Which of `orderIds` a remittance notice waiting for staff names (modules/finance provides it,
+ * app wiring passes it in): the buyer has sent the money, so the order waits for staff.
+ */
+export type AwaitingRemittance = (tx: Tx, orderIds: readonly number[]) => Promise<Set<number>>
 
 export interface MallOrderExpiryDeps {
   transact: Transact
@@ -20,11 +28,17 @@ export interface MallOrderExpiryDeps {
   holds: CouponHolds
   clock: Clock
   log?: FastifyBaseLogger
+  /**
+   * Without it the job cannot tell which remittance orders staff still have to decide, so it
+   * leaves every order whose buyer chose remittance alone (the composition root always passes it).
+   */
+  awaiting?: AwaitingRemittance
 }
 
 /**
- * Cancels unpaid mall orders past their due time (DESIGN §5: 30 minutes; not an order whose buyer
- * chose bank remittance), returning their stock and coupon. Each order is cancelled in its own
+ * Cancels unpaid mall orders past their due time (DESIGN §5: 30 minutes; REMITTANCE_HOLD_MS from
+ * the choice for an order whose buyer chose bank remittance, kept while a notice waiting for staff
+ * names it), returning their stock and coupon. Each order is cancelled in its own
  * short transaction by the same steps as a buyer's cancel, locking the order, then its item, then
  * its coupon — the order a purchase takes item and coupon in — so expiry never deadlocks with
  * buying. On PostgreSQL an order another instance (or its buyer) holds is skipped (`FOR UPDATE
@@ -51,7 +65,7 @@ export class MallOrderExpiry {
     database: Database,
     clock: Clock,
     holds: CouponHolds,
-    options: Pick<MallOrderExpiryDeps, 'log'> = {},
+    options: Pick<MallOrderExpiryDeps, 'log' | 'awaiting'> = {},
   ): MallOrderExpiry {
     return new MallOrderExpiry({
       transact: transactor(database),
@@ -71,28 +85,51 @@ export class MallOrderExpiry {
     const { orders, clock } = this.deps
     const start = clock.now()
     for (const [id, retryAt] of this.failing) if (retryAt <= start) this.failing.delete(id)
-    const due = await orders.dueMallOrders(start, BATCH, [...this.failing.keys()])
+    const skip = new Set(this.failing.keys())
     const expired: number[] = []
-    for (const { id } of due) {
-      try {
-        if (await this.expire(id)) expired.push(id)
-      } catch (error) {
-        this.deps.log?.error({ err: error, orderId: id }, 'mall order expiry failed for an order')
-        this.passOver(id, clock.now() + RETRY_FAILED_AFTER_MS)
+    // Orders a notice awaits are due but stay: passed over for the rest of this run, and the batch
+    // is read again, so however many of them there are they never hold up the orders behind.
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const due = await orders.dueMallOrders(start, BATCH, [...skip])
+      let awaited = 0
+      for (const { id } of due) {
+        try {
+          const outcome = await this.expire(id)
+          if (outcome === 'expired') expired.push(id)
+          if (outcome === 'awaited') {
+            awaited++
+            skip.add(id)
+          }
+        } catch (error) {
+          this.deps.log?.error({ err: error, orderId: id }, 'mall order expiry failed for an order')
+          this.passOver(id, clock.now() + RETRY_FAILED_AFTER_MS)
+        }
       }
+      if (awaited === 0 || due.length < BATCH) break
     }
     return expired
   }
 
-  /** Cancels one due order in its own transaction; false when it is no longer due (or held). */
-  private expire(id: number): Promise<boolean> {
-    const { orders, clock } = this.deps
+  /** Cancels one due order in its own transaction, unless it is no longer due, held or awaited. */
+  private expire(id: number): Promise<'expired' | 'kept' | 'awaited'> {
+    const { orders, clock, awaiting } = this.deps
     return this.deps.transact(async (tx) => {
       const order = await orders.lockOrder(tx, id, { skipLocked: true })
       const now = clock.now()
       // Re-judged under the lock: the buyer may have paid, cancelled or chosen remittance.
-      if (!order || !hasExpired(order, now)) return false
-      return unwindMallOrder(tx, order, now, { orders, stock: this.stock, coupon: this.coupon })
+      if (!order || !hasExpired(order, now)) return 'kept'
+      if (order.payMethod === 'remittance') {
+        if (!awaiting) return 'awaited'
+        // After the order's lock: a notice filed meanwhile has committed, or waits for us and then
+        // finds the order cancelled (ORDER_NOT_PAYABLE).
+        if ((await awaiting(tx, [id])).has(id)) return 'awaited'
+      }
+      const unwound = await unwindMallOrder(tx, order, now, {
+        orders,
+        stock: this.stock,
+        coupon: this.coupon,
+      })
+      return unwound ? 'expired' : 'kept'
     })
   }
 

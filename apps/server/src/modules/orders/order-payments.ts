@@ -1,4 +1,5 @@
 import { MIN_TOTAL } from '@numisma/domain/coupons'
+import { REMITTANCE_HOLD_MS } from '@numisma/domain/fees'
 import type { Database } from '../../platform/db'
 import type { Tx } from '../../platform/transactions'
 import type { PayableOrder, PayableOrders } from '../payments/ports'
@@ -58,10 +59,14 @@ export class OrderPayments implements PayableOrders {
     orders: readonly PayableOrder[],
     paymentId: number,
     method: string,
+    now: number,
   ): Promise<void> {
     const ids = orders.map((o) => o.id)
     if ((await this.deps.payable.attach(tx, ids, paymentId, method)) !== ids.length) {
       throw new Error(`orders ${ids.join(',')} are no longer payable; lock them first`)
+    }
+    if (method === 'remittance') {
+      await this.deps.payable.holdForRemittance(tx, ids, now + REMITTANCE_HOLD_MS)
     }
   }
 

@@ -1,3 +1,4 @@
+import { MALL_PAYMENT_MINUTES } from '@numisma/domain/fees'
 import type { Kysely } from 'kysely'
 import type { Dialect } from '../../platform/db'
 import type { DB } from '../../platform/schema'
@@ -127,6 +128,22 @@ export class PayableRepository {
       .where('status', 'in', PAYABLE_STATUSES)
       .executeTakeFirst()
     return Number(updated.numUpdatedRows)
+  }
+
+  /**
+   * The buyer chose bank remittance: an unpaid mall order is held until `until` instead of its 30
+   * minutes — once. An order already held (its due time past the 30 minutes from placing) keeps
+   * its deadline, so choosing again never stretches a hold. A won lot's due time is not this one.
+   */
+  async holdForRemittance(tx: Tx, orderIds: readonly number[], until: number): Promise<void> {
+    await tx
+      .updateTable('orders')
+      .set({ due_at: until })
+      .where('id', 'in', [...orderIds])
+      .where('kind', '=', 'mall')
+      .where('status', '=', 'pending_payment')
+      .where((eb) => eb('due_at', '<=', eb('created_at', '+', MALL_PAYMENT_MINUTES * 60_000)))
+      .execute()
   }
 
   async markPaid(

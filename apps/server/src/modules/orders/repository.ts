@@ -219,7 +219,7 @@ export class OrdersRepository {
   }
 
   /**
-   * Unpaid mall orders past their due time whose buyer did not choose bank remittance, oldest
+   * Unpaid mall orders past their due time (for a remittance order, the end of its hold), oldest
    * first, as last committed (the expiry job locks and re-checks each one), but for `skip`.
    */
   dueMallOrders(
@@ -244,7 +244,6 @@ export class OrdersRepository {
       .where('kind', '=', sql.lit('mall'))
       .where('status', '=', sql.lit('pending_payment'))
       .where('due_at', '<=', now)
-      .where((eb) => eb.or([eb('pay_method', 'is', null), eb('pay_method', '!=', 'remittance')]))
       .orderBy('due_at')
       .orderBy('id')
       .limit(limit)

@@ -47,16 +47,11 @@ export function cancelRefusal(order: LockedOrder): CancelRefusal | null {
 }
 
 /**
- * An unpaid mall order past its due time expires, unless its buyer chose bank remittance (the
- * money arrives outside our clock; an operator confirms or rejects it).
+ * An unpaid mall order past its due time expires. Choosing bank remittance moved that time
+ * (REMITTANCE_HOLD_MS from the choice); the expiry job also keeps one a waiting notice names.
  */
 export function hasExpired(order: LockedOrder, now: number): boolean {
-  return (
-    cancelRefusal(order) === null &&
-    order.dueAt !== null &&
-    order.dueAt <= now &&
-    order.payMethod !== 'remittance'
-  )
+  return cancelRefusal(order) === null && order.dueAt !== null && order.dueAt <= now
 }
 
 /**

@@ -69,8 +69,17 @@ export interface PayableOrders {
     userCouponId: number,
     now: number,
   ): Promise<PayableOrder | null>
-  /** The orders wait for this payment (`payment_id`, `pay_method`; remittance stops the clock). */
-  attach(tx: Tx, orders: readonly PayableOrder[], paymentId: number, method: string): Promise<void>
+  /**
+   * The orders wait for this payment (`payment_id`, `pay_method`); choosing remittance at `now`
+   * gives a mall order REMITTANCE_HOLD_MS from its first such choice (packages/domain/src/fees.ts).
+   */
+  attach(
+    tx: Tx,
+    orders: readonly PayableOrder[],
+    paymentId: number,
+    method: string,
+    now: number,
+  ): Promise<void>
   /**
    * The orders are paid by this payment: `paid`, `paid_at`, `payment_id`, `pay_method`, and the
    * coupon each holds is used. Throws (rolling the payment back) if one is no longer payable.

@@ -163,7 +163,7 @@ export class PaymentService implements OrderSettlement {
       orderIds: request.orderIds,
       now,
     })
-    await this.deps.orders.attach(tx, orders, paymentId, request.method)
+    await this.deps.orders.attach(tx, orders, paymentId, request.method, now)
     return { status: 'PENDING', paymentId, ...decided }
   }
 
