@@ -1,0 +1,173 @@
+import type { Address } from '@numisma/contracts/address'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  dataOf,
+  launchBrowser,
+  mainCall,
+  recordToasts,
+  screenshot,
+  signedInContext,
+  type TestUser,
+} from './fixtures'
+
+let browser: Browser
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+})
+afterAll(() => browser.close())
+
+const addressesOf = (user: TestUser) => dataOf<Address[]>(mainCall('/user/address', { as: user }))
+
+/** Taps an entry of the open picker's column (wheel items off screen take a dispatched click). */
+async function pick(page: Page, column: number, label: string): Promise<void> {
+  const item = page
+    .locator('.adm-picker-view-column')
+    .nth(column)
+    .locator('.adm-picker-view-column-item')
+    .filter({ has: page.getByText(label, { exact: true }) })
+  await item.waitFor({ state: 'attached' })
+  await item.dispatchEvent('click')
+  await page.locator('.adm-picker-view-column-item-active', { hasText: label }).waitFor({
+    state: 'attached',
+  })
+}
+
+async function fillAddress(
+  page: Page,
+  fields: { name: string; mobile: string; province: string; city: string; detail: string },
+  shot?: string,
+): Promise<void> {
+  await page.locator('[data-testid=address-name] input').fill(fields.name)
+  await page.locator('[data-testid=address-mobile] input').fill(fields.mobile)
+  await page.locator('[data-testid=address-detail] textarea:not([readonly])').fill(fields.detail)
+  await page.locator('[data-testid=address-region]').click()
+  await page.locator('.adm-picker').waitFor()
+  await pick(page, 0, fields.province)
+  await pick(page, 1, fields.city)
+  if (shot) await screenshot(page, shot)
+  await page.locator('.adm-picker-header-button', { hasText: '确定' }).click()
+  await page
+    .locator('[data-testid=address-region]', { hasText: `${fields.province} ${fields.city}` })
+    .waitFor()
+}
+
+describe('shipping addresses', () => {
+  it('adds two addresses with the cascade picker, moves the default, deletes one and picks one', async () => {
+    const { page, user } = await signedInContext(browser)
+    const toasts = await recordToasts(page)
+
+    // Nothing yet: an honest empty state and the add button.
+    await page.goto('/address/list')
+    await page.getByText('还没有收货地址').waitFor()
+    await screenshot(page, 'address-empty')
+
+    // The first address: 广东省 → 深圳市, with China chosen already.
+    await page.locator('[data-testid=address-add]').click()
+    await page.waitForURL('**/address/edit')
+    await page.locator('[data-testid=address-country]', { hasText: '中国' }).waitFor()
+    await fillAddress(
+      page,
+      {
+        name: '张三',
+        mobile: '13800138000',
+        province: '广东省',
+        city: '深圳市',
+        detail: '南山区科技园科苑路15号',
+      },
+      'address-picker',
+    )
+    await screenshot(page, 'address-edit')
+    await page.locator('[data-testid=address-save]').click()
+    await page.waitForURL('**/address/list')
+    await page.locator('[data-testid=address-card]').first().waitFor()
+    expect(await page.locator('[data-testid=address-default]').count()).toBe(1)
+
+    // The second: a municipality, whose city level is its districts; a bad mobile is explained.
+    await page.locator('[data-testid=address-add]').click()
+    await page.waitForURL('**/address/edit')
+    await fillAddress(page, {
+      name: '李四',
+      mobile: '12345678901',
+      province: '北京市',
+      city: '朝阳区',
+      detail: '建国路88号SOHO现代城',
+    })
+    await page.locator('[data-testid=address-save]').click()
+    await page.getByText('请输入正确的 11 位手机号').waitFor()
+    await page.locator('.adm-toast-main').waitFor({ state: 'detached' })
+    await screenshot(page, 'address-edit-invalid')
+    await page.locator('[data-testid=address-mobile] input').fill('13900139000')
+    await page.locator('[data-testid=address-save]').click()
+    await page.waitForURL('**/address/list')
+    await expect.poll(() => page.locator('[data-testid=address-card]').count()).toBe(2)
+
+    let saved = await addressesOf(user)
+    const zhang = saved.find((a) => a.name === '张三')
+    const li = saved.find((a) => a.name === '李四')
+    expect(zhang).toMatchObject({ provinceName: '广东省', cityName: '深圳市', isDefault: true })
+    expect(li).toMatchObject({ provinceName: '北京市', cityName: '朝阳区', isDefault: false })
+    if (!zhang || !li) throw new Error('addresses missing')
+    await screenshot(page, 'address-list')
+
+    // 李四 becomes the default: its card moves first with the tag.
+    const liCard = page.locator(`[data-testid=address-card][data-address-id="${li.id}"]`)
+    await liCard.locator('[data-testid=address-set-default]').click()
+    await liCard.locator('[data-testid=address-default]').waitFor()
+    await expect.poll(toasts).toContain('已设为默认地址')
+    saved = await addressesOf(user)
+    expect(saved.map((a) => [a.id, a.isDefault])).toEqual([
+      [li.id, true],
+      [zhang.id, false],
+    ])
+
+    // Deleting the default asks first, then 张三 is the default again.
+    await page.locator('.adm-toast-main').waitFor({ state: 'detached' })
+    await liCard.locator('[data-testid=address-delete]').click()
+    await page.getByText('确定删除这个收货地址吗？').waitFor()
+    await screenshot(page, 'address-delete-confirm')
+    await page.locator('.adm-dialog-button', { hasText: '删除' }).click()
+    await expect.poll(() => page.locator('[data-testid=address-card]').count()).toBe(1)
+    await page
+      .locator(
+        `[data-testid=address-card][data-address-id="${zhang.id}"] [data-testid=address-default]`,
+      )
+      .waitFor()
+    expect((await addressesOf(user)).map((a) => [a.id, a.isDefault])).toEqual([[zhang.id, true]])
+
+    // Select mode: tapping the address returns to the caller with its id.
+    await page.goto(
+      `/address/list?select=1&from=${encodeURIComponent('/order/applySend?from=test')}`,
+    )
+    await page.getByText('点击地址即可选用').waitFor()
+    await page.locator('[data-testid=address-pick]').first().click()
+    await page.waitForURL(`**/order/applySend?from=test&addressId=${zhang.id}`)
+  })
+
+  it('takes an overseas address: another country hides the province and city and any phone works', async () => {
+    const { page, user } = await signedInContext(browser)
+    await page.goto('/address/edit')
+    // The first address is the default whatever the switch says, so the switch shows it.
+    await page.locator('[data-testid=address-default-switch].adm-switch-checked').waitFor()
+    await page.locator('[data-testid=address-country]', { hasText: '中国' }).click()
+    await page.locator('.adm-picker').waitFor()
+    await pick(page, 0, '日本')
+    await screenshot(page, 'address-country-picker')
+    await page.locator('.adm-picker-header-button', { hasText: '确定' }).click()
+    await page.locator('[data-testid=address-country]', { hasText: '日本' }).waitFor()
+    await page.locator('[data-testid=address-region]').waitFor({ state: 'hidden' })
+    await page.locator('[data-testid=address-name] input').fill('Yamada Taro')
+    await page.locator('[data-testid=address-mobile] input').fill('+81312345678')
+    await page
+      .locator('[data-testid=address-detail] textarea:not([readonly])')
+      .fill('1-1 Chiyoda, Chiyoda-ku, Tokyo')
+    await screenshot(page, 'address-edit-overseas')
+    await page.locator('[data-testid=address-save]').click()
+    await page.waitForURL('**/address/list')
+    await page.locator('[data-testid=address-card]', { hasText: '日本' }).waitFor()
+    expect(await addressesOf(user)).toMatchObject([
+      { countryId: 'JP', countryName: '日本', provinceId: null, cityId: null, isDefault: true },
+    ])
+  })
+})
