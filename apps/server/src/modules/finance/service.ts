@@ -22,6 +22,7 @@ import { freeDeposit } from '@numisma/domain/quota'
 import type { Clock } from '../../platform/clock'
 import { AppError } from '../../platform/errors'
 import { type IdempotencyStore, requestHash } from '../../platform/idempotency'
+import { ReplayMissed, replayOrVerify } from '../../platform/password-guard'
 import type { Transact, Tx } from '../../platform/transactions'
 import type { OrderSettlement, PayPasswordCheck } from '../payments/ports'
 import {
@@ -76,9 +77,6 @@ export interface Actor {
 }
 
 type Claimed<T> = { kind: 'replay'; result: T } | { kind: 'new' }
-
-/** Thrown to roll back a replay-only attempt whose key turned out not to be there. */
-class NeedsPassword extends Error {}
 
 const unique = (ids: readonly number[]) => [...new Set(ids)]
 
@@ -330,18 +328,14 @@ export class BankingService {
     const hash = requestHash(withdrawal)
     const run = (replayOnly: boolean) =>
       this.reserve(userId, withdrawal, hash, idempotencyKey, replayOnly)
-    // A retry of a withdrawal already reserved replays it without asking the password again, as a
-    // payment's does: wrong tries since (or a lock) must not hide the answer that it went through.
-    if (idempotencyKey && (await this.deps.idempotency.committed(userId, idempotencyKey))) {
-      const replayed = await run(true).catch((error: unknown) => {
-        if (error instanceof NeedsPassword) return undefined
-        throw error
-      })
-      if (replayed) return replayed
-    }
-    // Before the transaction: argon2 is slow, and a wrong try is counted even though we refuse.
-    await this.deps.passwords.verify(userId, payPassword)
-    return run(false)
+    // As a payment's: a retry of a withdrawal already reserved replays without the password.
+    return replayOrVerify({
+      committed: async () =>
+        idempotencyKey !== undefined &&
+        (await this.deps.idempotency.committed(userId, idempotencyKey)),
+      verify: () => this.deps.passwords.verify(userId, payPassword),
+      run,
+    })
   }
 
   private reserve(
@@ -361,7 +355,7 @@ export class BankingService {
       const claim = await this.claim<Withdrawal>(tx, userId, idempotencyKey, hash, now)
       if (claim.kind === 'replay') return claim.result
       // The key lapsed between the look and the claim: nothing was written; check the password.
-      if (replayOnly) throw new NeedsPassword()
+      if (replayOnly) throw new ReplayMissed()
       if (held) {
         if (await banking.hasOverdueOrders(tx, userId)) {
           throw new AppError('DEPOSIT_IN_USE', { free: 0, overdue: true })

@@ -11,6 +11,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../../platform/clock'
 import { AppError } from '../../platform/errors'
 import { type IdempotencyStore, requestHash } from '../../platform/idempotency'
+import { ReplayMissed, replayOrVerify } from '../../platform/password-guard'
 import type { Transact, Tx } from '../../platform/transactions'
 import type { LedgerService } from '../ledger/service'
 import type { OrderSettlement, PayableOrder, PayableOrders, PayPasswordCheck } from './ports'
@@ -41,9 +42,6 @@ export interface PaymentDeps {
 
 /** What an `Idempotency-Key` stores: the payment as decided (a pay request is made afresh). */
 type PayOutcome = Omit<PayResult, 'payRequest'>
-
-/** Thrown to roll back a replay-only attempt whose key turned out not to be there. */
-const NEEDS_PASSWORD = Symbol('needs the payment password')
 
 /** What the payer sees on the platform's payment sheet. */
 const PAYMENT_BODY = '泉藏拍卖-订单支付'
@@ -98,27 +96,19 @@ export class PaymentService implements OrderSettlement {
           if (claim.kind === 'replay') return claim.result
         }
         // The key lapsed between the look and the claim: nothing was written; check the password.
-        if (replayOnly) throw NEEDS_PASSWORD
+        if (replayOnly) throw new ReplayMissed()
         const result = await this.decide(tx, userId, request, orders, now)
         if (key) await idempotency.complete(tx, userId, key, result)
         return result
       })
-    let outcome: PayOutcome | undefined
-    // A retry of a payment already decided replays it without asking the password again: the
-    // payer was told it is paid, and wrong tries since (or a lock) must not hide that answer.
-    if (request.method === 'balance' && key && (await idempotency.committed(userId, key))) {
-      outcome = await run(true).catch((error: unknown) => {
-        if (error === NEEDS_PASSWORD) return undefined
-        throw error
-      })
-    }
-    if (outcome === undefined) {
-      // Before the transaction: argon2 is slow, and a wrong try is counted even though we refuse.
-      if (request.method === 'balance') {
-        await this.deps.passwords.verify(userId, request.payPassword)
-      }
-      outcome = await run(false)
-    }
+    const balance = request.method === 'balance'
+    const outcome = await replayOrVerify({
+      committed: async () =>
+        balance && key !== undefined && (await idempotency.committed(userId, key)),
+      verify: () =>
+        balance ? this.deps.passwords.verify(userId, request.payPassword) : Promise.resolve(),
+      run,
+    })
     if (outcome.method !== 'wechat' || outcome.status !== 'PENDING') return outcome
     // After the commit: no row stays locked while the platform answers.
     const prepay = await this.ensurePrepay(outcome.paymentId, options.clientIp)
