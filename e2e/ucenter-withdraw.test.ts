@@ -26,6 +26,13 @@ const statisticsOf = (user: TestUser) =>
 const fenOf = async (page: Page, testId: string): Promise<number> =>
   Number(await page.locator(`[data-testid=${testId}] [data-fen]`).first().getAttribute('data-fen'))
 
+/** Taps digits on antd-mobile's number keyboard (the payment password sheet, setPayPwd). */
+async function typeDigits(page: Page, digits: string): Promise<void> {
+  for (const digit of digits) {
+    await page.locator(`.adm-number-keyboard-key[title="${digit}"]:visible`).click()
+  }
+}
+
 /** Old "coming soon" texts: no entry of the user centre may lead to one. */
 const COMING_SOON = /即将上线|即将开放/
 
@@ -72,22 +79,52 @@ describe('the user centre and withdrawals', () => {
     await page.waitForURL(/\/myOrder\?tab=pay$/)
 
     // Withdraw ¥100 of the ¥350 balance to a bank card.
+    const fillForm = async (amount: string) => {
+      await page.locator('[data-testid=withdraw-amount] input').fill(amount)
+      await page.locator('[data-testid=withdraw-bank-name] input').fill('招商银行')
+      await page.locator('[data-testid=withdraw-account-name] input').fill('张三')
+      await page.locator('[data-testid=withdraw-account-no] input').fill('6225 8800 1234 5678')
+      await page.locator('[data-testid=withdraw-submit]').click()
+    }
+    const dialog = page.locator('.adm-dialog-body')
     await page.goto('/account/withdraw')
     await page.getByText('可提 ¥350.00').waitFor()
-    await page.locator('[data-testid=withdraw-amount] input').fill('400')
-    await page.locator('[data-testid=withdraw-bank-name] input').fill('招商银行')
-    await page.locator('[data-testid=withdraw-account-name] input').fill('张三')
-    await page.locator('[data-testid=withdraw-account-no] input').fill('6225 8800 1234 5678')
-    await page.locator('[data-testid=withdraw-submit]').click()
+    await fillForm('400')
     // More than the balance is refused on the form, before any call.
     await page.getByText('超出可提金额 ¥350.00').waitFor()
     await page.locator('[data-testid=withdraw-amount] input').fill('100')
     await page.locator('[data-testid=withdraw-submit]').click()
-    const dialog = page.locator('.adm-dialog-body')
     await dialog.waitFor()
     expect(await dialog.innerText()).toContain('从账户余额提现 ¥100.00 到 招商银行（尾号 5678）')
     await dialog.getByRole('button', { name: '申请提现' }).click()
+
+    // No payment password yet: off to set one, and back to the form.
+    await dialog.getByText('提现需验证支付密码').waitFor()
+    await dialog.getByRole('button', { name: '去设置' }).click()
+    await page.waitForURL((url) => url.pathname === '/account/setPayPwd')
+    expect(new URL(page.url()).searchParams.get('redirect')).toBe('/account/withdraw')
+    await page.locator('[data-testid=set-pay-pwd-cells]').waitFor()
+    await typeDigits(page, '258036')
+    await page.locator('[data-step=confirm]').waitFor()
+    await typeDigits(page, '258036')
+    await page.waitForURL((url) => url.pathname === '/account/withdraw')
+    await page.getByText('可提 ¥350.00').waitFor()
+    await fillForm('100')
+    await dialog.getByRole('button', { name: '申请提现' }).click()
+
+    // The password sheet: a wrong one is refused in it, with the tries left, and nothing is held.
+    await page.locator('[data-testid=pay-password-input]').waitFor()
+    expect(await page.locator('[data-testid=pay-password]').innerText()).toContain('提现金额')
+    await screenshot(page, 'withdraw-password')
+    await typeDigits(page, '111111')
+    const wrong = page.locator('[data-testid=pay-password-error][role=alert]')
+    await wrong.waitFor()
+    expect(await wrong.innerText()).toBe('支付密码错误，还可尝试 4 次')
+    await screenshot(page, 'withdraw-password-wrong')
+    expect((await statisticsOf(user)).balance).toBe(35_000)
+    await typeDigits(page, '258036')
     await expect.poll(toasts).toContain('提现申请已提交')
+    await page.locator('[data-testid=pay-password]').waitFor({ state: 'detached' })
     const request = page.locator('[data-testid=withdrawal]').first()
     await request.waitFor()
     expect(await request.getAttribute('data-status')).toBe('requested')

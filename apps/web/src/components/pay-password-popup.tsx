@@ -24,6 +24,9 @@ export interface PayPasswordPopupProps {
   onClose: () => void
   /** Leave the balance for another method (offered while locked, when there is one). */
   onOtherMethod?: () => void
+  /** What the amount is, and what the keypad says while busy (a payment's words by default). */
+  amountLabel?: string
+  busyLabel?: string
 }
 
 /**
@@ -40,6 +43,8 @@ export function PayPasswordPopup({
   onFill,
   onClose,
   onOtherMethod,
+  amountLabel,
+  busyLabel,
 }: PayPasswordPopupProps) {
   const { t } = useTranslation()
   const error = state.kind === 'input' ? state.error : undefined
@@ -61,7 +66,7 @@ export function PayPasswordPopup({
           {t(state.kind === 'locked' ? 'pay.password.lockedTitle' : 'pay.password.title')}
         </h2>
         <p className={styles.amount}>
-          <span className={styles.amountLabel}>{t('pay.password.amount')}</span>
+          <span className={styles.amountLabel}>{amountLabel ?? t('pay.password.amount')}</span>
           <Price fen={amount} size="lg" />
         </p>
         {state.kind === 'locked' ? (
@@ -82,7 +87,7 @@ export function PayPasswordPopup({
           </div>
         ) : (
           <>
-            <Keypad busy={busy} error={error} onFill={onFill} />
+            <Keypad busy={busy} busyLabel={busyLabel} error={error} onFill={onFill} />
             <Link to={forgotHref} replace className={styles.forgot}>
               {t('pay.password.forgot')}
             </Link>
@@ -100,10 +105,12 @@ export function PayPasswordPopup({
  */
 function Keypad({
   busy,
+  busyLabel,
   error,
   onFill,
 }: {
   busy: boolean
+  busyLabel: string | undefined
   error: string | undefined
   onFill: (password: string) => void
 }) {
@@ -140,7 +147,7 @@ function Keypad({
         role={error && !busy ? 'alert' : undefined}
         data-testid="pay-password-error"
       >
-        {busy ? t('pay.paying') : (error ?? '')}
+        {busy ? (busyLabel ?? t('pay.paying')) : (error ?? '')}
       </p>
     </>
   )

@@ -19,9 +19,11 @@ import { WITHDRAWALS_KEY } from './query-keys'
 
 /**
  * POST /user/finance/withdrawals: asks to have free balance or free deposit paid out to a bank
- * account. The amount is reserved at once (it leaves the balance or deposit); staff pay it or
+ * account, with the payment password (its refusals are silent: the password sheet shows them). The amount is reserved at once (it leaves the balance or deposit); staff pay it or
  * refuse it, and refused money comes back. The key makes a retry reserve it once.
  */
+const PASSWORD_REFUSALS = new Set(['PAY_PASSWORD_WRONG', 'PAY_LOCKED', 'PAY_PASSWORD_NOT_SET'])
+
 export function requestWithdrawal(
   withdrawal: WithdrawalRequest,
   idempotencyKey: string = randomUuid(),
@@ -33,6 +35,8 @@ export function requestWithdrawal(
     defaultError: 'SUBMIT_FAILED',
     schema: WithdrawalSchema,
     idempotencyKey,
+    // The password sheet says these where the user types (lib/payment/pay-error.ts).
+    silent: (error) => PASSWORD_REFUSALS.has(error.code),
   })
 }
 
