@@ -62,14 +62,13 @@ export function useBookings() {
 }
 
 /**
- * POST /user/booking/cancel `{ bookingId }`: the buyer calls off a booking before its day; the
- * orders are unpaid again (and their own clocks run again).
+ * POST /user/booking/{id}/cancel: the buyer calls off a booking before its day; the place and the
+ * orders are free again (BOOKING_NOT_CANCELLABLE on the day or after).
  */
 export function cancelBooking(bookingId: number): Promise<Booking> {
   return request({
     method: 'POST',
-    path: '/user/booking/cancel',
-    body: { bookingId },
+    path: `/user/booking/${bookingId}/cancel`,
     defaultError: 'OPERATION_FAILED',
     schema: BookingSchema,
   })

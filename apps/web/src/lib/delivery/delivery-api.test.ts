@@ -316,8 +316,7 @@ describe('counter cash bookings', () => {
     await expect(cancelBooking(9)).resolves.toMatchObject({ status: 'cancelled' })
     expect(lastCall()).toMatchObject({
       method: 'POST',
-      path: '/user/booking/cancel',
-      body: { bookingId: 9 },
+      path: '/user/booking/9/cancel',
     })
   })
 

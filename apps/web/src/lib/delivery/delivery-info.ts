@@ -49,8 +49,12 @@ export function deliveryInfoQueryOptions(query: DeliveryInfoQuery = {}) {
 }
 
 /** The info for a changing selection: the last answer stays on screen while the next one loads. */
-export function useDeliveryInfo(query: DeliveryInfoQuery = {}) {
-  return useQuery({ ...deliveryInfoQueryOptions(query), placeholderData: keepPreviousData })
+export function useDeliveryInfo(query: DeliveryInfoQuery = {}, enabled = true) {
+  return useQuery({
+    ...deliveryInfoQueryOptions(query),
+    placeholderData: keepPreviousData,
+    enabled,
+  })
 }
 
 /** GET /user/3_3/logistic/queryKeepFee?value=: the insurance fee for goods declared at `value`. */

@@ -16,7 +16,8 @@ import { ItemImage } from '../../../components/item-image'
 
 /**
  * One order: its items, what it comes to (goods + fee − coupon = total), its status and when it was
- * placed; an unpaid one also shows the time left to pay, 去付款 and, for a mall order, 取消订单.
+ * placed; an unpaid one also shows the time left to pay, 去付款 and, for a mall order, 取消订单; a
+ * paid one 申请发货, a shipped one the way to its tracking number and 确认收货.
  */
 export function OrderCard({ order }: { order: Order }) {
   const { t } = useTranslation()
@@ -54,6 +55,9 @@ export function OrderCard({ order }: { order: Order }) {
         {t('orders.createdAt', { time: formatChinaDate(order.createdAt, 'YYYY-MM-DD HH:mm') })}
       </p>
       {order.status === 'pending_payment' ? <PendingActions order={order} /> : null}
+      {order.status === 'paid' || order.status === 'shipped' ? (
+        <DeliveryActions order={order} />
+      ) : null}
     </article>
   )
 }
@@ -107,6 +111,36 @@ function Amount({
         {minus ? <span className={styles.minus}>−</span> : null}
         <Price fen={fen} size="sm" muted={!minus} />
       </dd>
+    </div>
+  )
+}
+
+/**
+ * A paid order in storage leads to applying for its delivery (申请发货); a shipped one to where
+ * its tracking number is and receipt is confirmed (自提/邮寄).
+ */
+function DeliveryActions({ order }: { order: Order }) {
+  const { t } = useTranslation()
+  const navigate = useNavigate()
+  const paid = order.status === 'paid'
+  return (
+    <div className={styles.pending}>
+      <span className={styles.note}>{paid ? t('delivery.inStorage') : null}</span>
+      <span className={styles.actions}>
+        <Button
+          size="mini"
+          color="primary"
+          fill={paid ? 'solid' : 'outline'}
+          data-testid={paid ? 'order-apply-send' : 'order-to-receive'}
+          onClick={() =>
+            inBackground(
+              navigate(paid ? `/order/applySend?orderIds=${order.id}` : '/order/selfSend'),
+            )
+          }
+        >
+          {t(paid ? 'delivery.apply' : 'delivery.trackAndConfirm')}
+        </Button>
+      </span>
     </div>
   )
 }

@@ -1,8 +1,9 @@
-import { PullToRefresh, Skeleton, Tabs } from 'antd-mobile'
+import { Button, PullToRefresh, Skeleton, Tabs } from 'antd-mobile'
 import { useKeepAliveContext } from 'keepalive-for-react'
 import { useTranslation } from 'react-i18next'
-import { useSearchParams } from 'react-router'
+import { useNavigate, useSearchParams } from 'react-router'
 import { EmptyState } from '../../../components/empty-state'
+import { inBackground } from '../../../lib/background'
 import { LoadFailed } from '../../../components/load-failed'
 import { PageFrame } from '../../../components/page-frame'
 import { useRecheckAtExpiry } from '../../../lib/orders/expiry-recheck'
@@ -15,7 +16,9 @@ import styles from './order-list.module.css'
 /**
  * /order/list and /myOrder (spec §2, both kept alive): the caller's orders by group (spec §4).
  * 待付款 is the spec's pending-payment call, and its length is the tab's count; the other tabs file
- * the caller's whole list by status, so a group with no orders says so rather than "coming soon".
+ * the caller's whole list by the domain's group of each status (the rule of the server's group reads
+ * and counters), so a group with no orders says so rather than "coming soon". 待发货 leads to
+ * applying for delivery of the paid orders in storage.
  */
 export function OrderList() {
   const { t } = useTranslation()
@@ -27,6 +30,8 @@ export function OrderList() {
   const shown = tab === 'pay' ? pending.data : all.data && ordersOfTab(tab, all.data)
   const payCount = pending.data?.length ?? 0
   const { active } = useKeepAliveContext()
+  const navigate = useNavigate()
+  const inStorage = tab === 'ship' ? (shown ?? []).filter((o) => o.status === 'paid').length : 0
   // An unpaid order whose countdown reaches zero is looked at again once the server cancelled it.
   const loaded = (tab === 'pay' ? [pending] : [pending, all]).filter((q) => q.data !== undefined)
   useRecheckAtExpiry(
@@ -75,6 +80,19 @@ export function OrderList() {
           <EmptyState description={t(`orders.empty.${tab}`)} />
         ) : (
           <div className={styles.list} data-testid="order-list" data-tab={tab}>
+            {inStorage > 0 ? (
+              <div className={styles.applyBar}>
+                <span>{t('delivery.inStorageCount', { count: inStorage })}</span>
+                <Button
+                  size="small"
+                  color="primary"
+                  data-testid="order-apply-all"
+                  onClick={() => inBackground(navigate('/order/applySend'))}
+                >
+                  {t('delivery.apply')}
+                </Button>
+              </div>
+            ) : null}
             {shown.map((order) => (
               <OrderCard key={order.id} order={order} />
             ))}

@@ -27,7 +27,7 @@ describe('order tabs', () => {
     expect(parseOrderTab(null)).toBe('all')
   })
 
-  it('files every status under one group, cancelled and overdue under none', () => {
+  it('files every status under the domain’s group, an overdue lot as unpaid, cancelled under none', () => {
     const groups = Object.fromEntries(ORDER_STATUSES.map((s) => [s, orderGroupOf(s)]))
     expect(groups).toEqual({
       pending_payment: 'pay',
@@ -36,7 +36,7 @@ describe('order tabs', () => {
       shipped: 'receive',
       completed: 'done',
       cancelled: null,
-      overdue: null,
+      overdue: 'pay',
     })
   })
 

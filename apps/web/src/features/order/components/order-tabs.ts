@@ -1,4 +1,5 @@
 import type { Order, OrderStatus } from '@numisma/contracts/orders'
+import { orderGroup, type OrderGroup } from '@numisma/domain/order-status'
 
 /** Order groups of spec §4 as they appear in tabs and in links from the user centre. */
 export const ORDER_TABS = ['all', 'pay', 'ship', 'receive', 'done'] as const
@@ -8,25 +9,22 @@ export function parseOrderTab(value: string | null): OrderTab {
   return ORDER_TABS.find((k) => k === value) ?? 'all'
 }
 
+const TAB_OF_GROUP: Record<OrderGroup, Exclude<OrderTab, 'all'>> = {
+  pendingPayment: 'pay',
+  waitingToShip: 'ship',
+  waitingToReceive: 'receive',
+  completed: 'done',
+}
+
 /**
- * The group (tab) an order status is filed under (DESIGN §6): paid and delivery applied both wait
- * to ship (the goods are still in storage); cancelled and overdue orders show only under 全部.
+ * The group (tab) an order status is filed under: the domain's rule (packages/domain
+ * order-status.ts `orderGroup`), the one the server's group reads and the user centre's counters
+ * use — paid and delivery applied both wait to ship (the goods are still in storage), an overdue
+ * won lot still waits for payment; a cancelled order shows only under 全部.
  */
 export function orderGroupOf(status: OrderStatus): Exclude<OrderTab, 'all'> | null {
-  switch (status) {
-    case 'pending_payment':
-      return 'pay'
-    case 'paid':
-    case 'delivery_applied':
-      return 'ship'
-    case 'shipped':
-      return 'receive'
-    case 'completed':
-      return 'done'
-    case 'cancelled':
-    case 'overdue':
-      return null
-  }
+  const group = orderGroup(status)
+  return group === null ? null : TAB_OF_GROUP[group]
 }
 
 /** The orders a tab lists, from the caller's whole list (newest first, as the server sends it). */

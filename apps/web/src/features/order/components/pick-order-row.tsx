@@ -1,0 +1,54 @@
+import type { ReactNode } from 'react'
+import type { Order } from '@numisma/contracts/orders'
+import { Checkbox } from 'antd-mobile'
+import { useTranslation } from 'react-i18next'
+import { ItemImage } from '../../../components/item-image'
+import { Price } from '../../../components/price'
+import styles from './pick-order-row.module.css'
+
+/**
+ * An order to tick on the delivery screens: its first item's picture, its titles, its total, and
+ * a note below (storage so far, an export ban, when it is due).
+ */
+export function PickOrderRow({
+  order,
+  checked,
+  onToggle,
+  note,
+}: {
+  order: Order
+  checked: boolean
+  onToggle: (checked: boolean) => void
+  note?: ReactNode
+}) {
+  const { t } = useTranslation()
+  const [first] = order.items
+  return (
+    <div className={styles.row} data-testid="pick-order" data-order-id={order.id}>
+      <Checkbox
+        block
+        className={styles.check}
+        checked={checked}
+        onChange={onToggle}
+        data-testid="pick-order-check"
+      >
+        <span className={styles.content}>
+          <span className={styles.media}>
+            <ItemImage src={first?.image ?? ''} alt="" />
+          </span>
+          <span className={styles.info}>
+            <span className={styles.head}>
+              <span className={styles.kind}>{t(`orders.kind.${order.kind}`)}</span>
+              <span className={styles.number}>{t('orders.number', { id: order.id })}</span>
+            </span>
+            <span className={styles.title}>{order.items.map((item) => item.title).join('、')}</span>
+            <span className={styles.meta}>
+              <span className={styles.note}>{note}</span>
+              <Price fen={order.total} size="sm" />
+            </span>
+          </span>
+        </span>
+      </Checkbox>
+    </div>
+  )
+}
