@@ -1,4 +1,6 @@
-import type { CompanyBank } from '@numisma/contracts/account'
+import type { CompanyBank, Remittance } from '@numisma/contracts/account'
+import type { Order } from '@numisma/contracts/orders'
+import { REMITTANCE_HOLD_MS } from '@numisma/domain/fees'
 import type { UserStatistics } from '@numisma/contracts/user'
 import { HEADER, randomUuid } from '@numisma/contracts/signing'
 import zlib from 'node:zlib'
@@ -90,8 +92,24 @@ describe('paying a mall order by bank remittance', () => {
     await pending.locator('[data-testid=order-pay]').click()
     await page.waitForURL(new RegExp(`/account/pay\\?orderIds=${orderId}$`))
     await page.locator('[data-testid=pay-method-remittance]').click()
+    const chosenAt = Date.now()
     await page.locator('[data-testid=pay-submit]:not([disabled])').click()
     await page.waitForURL(new RegExp(`/account/bankAddress\\?orderIds=${orderId}$`))
+
+    // Choosing remittance holds the order three days, and the bank screens say until when.
+    const held = (await dataOf<Order[]>(mainCall('/user/3_3/order/query', { as: user }))).find(
+      (o) => o.id === orderId,
+    )!
+    expect(held.payMethod).toBe('remittance')
+    const dueAt = Date.parse(held.dueAt!)
+    expect(dueAt).toBeGreaterThanOrEqual(chosenAt + REMITTANCE_HOLD_MS - 1_000)
+    expect(dueAt).toBeLessThanOrEqual(Date.now() + REMITTANCE_HOLD_MS)
+    const deadline = page.locator('[data-testid=bank-orders-deadline]')
+    await deadline.waitFor()
+    expect(await deadline.getAttribute('data-due')).toBe(held.dueAt)
+    expect(await deadline.innerText()).toMatch(
+      /^请于 \d{4}-\d{2}-\d{2} \d{2}:\d{2}（北京时间）前汇款/,
+    )
 
     // The company's accounts, for this order and what it comes to.
     await page.locator(`[data-testid=bank-orders-total][data-fen="12000"]`).waitFor()
@@ -170,8 +188,11 @@ describe('paying a mall order by bank remittance', () => {
     await pending.waitFor()
     expect(await pending.getAttribute('data-status')).toBe('pending_payment')
 
-    // Staff confirm: the balance is credited with ¥120 and the order paid from it.
-    await staff.post(`/remittances/${remittanceId}/confirm`, {})
+    // Staff confirm what the bank shows, ¥125: the order takes its ¥120 of it, ¥5 stays.
+    const decided = await staff.post<Remittance>(`/remittances/${remittanceId}/confirm`, {
+      amountReceived: 12_500,
+    })
+    expect(decided).toMatchObject({ status: 'confirmed', amount: 12_000, amountReceived: 12_500 })
     await page.goto('/order/list?tab=ship')
     const paid = page.locator(`[data-testid=order-card][data-order-id="${orderId}"]`)
     await paid.waitFor()
@@ -179,7 +200,7 @@ describe('paying a mall order by bank remittance', () => {
     expect(await paid.locator('[data-testid=order-status]').innerText()).toBe('待发货')
     await screenshot(page, 'pay-remittance-paid')
     const after = await statisticsOf(user)
-    expect(after.balance).toBe(0)
+    expect(after.balance).toBe(500)
     expect(after.counts.pendingPayment ?? 0).toBe(0)
 
     // The notice now reads 已入账 where the collector sent it from.
@@ -189,6 +210,10 @@ describe('paying a mall order by bank remittance', () => {
     )
     await confirmed.waitFor()
     expect(await confirmed.locator('[data-testid=remittance-status]').innerText()).toBe('已入账')
+    expect(await confirmed.locator('[data-testid=remittance-received]').innerText()).toBe(
+      '实际到账 ¥125.00',
+    )
+    await screenshot(page, 'pay-remittance-confirmed')
 
     await context.close()
   })

@@ -81,6 +81,8 @@ export const en: Messages = {
       'Transfer to any of the company accounts below by online banking or at a bank counter, then send a remittance notice. Once staff see the money arrive, it is credited to you.',
     forOrders: 'This transfer is for order {{ids}}',
     ordersTotal: 'Due {{amount}}',
+    deadline:
+      'Transfer and send the notice by {{time}} (Beijing time); after that the order is cancelled',
     accountName: 'Account name',
     accountNo: 'Account number',
     copy: 'Copy',
@@ -133,6 +135,7 @@ export const en: Messages = {
     toUcenter: 'Back to my account',
     status: { submitted: 'Awaiting check', confirmed: 'Credited', rejected: 'Rejected' },
     rejectedNote: 'Reason: {{note}}',
+    received: 'Received {{amount}}',
     notice: '{{bank}} · sent {{date}}',
     hasReceipt: 'Slip attached',
   },

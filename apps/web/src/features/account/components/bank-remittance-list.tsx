@@ -1,5 +1,6 @@
 import type { CompanyBank, Remittance } from '@numisma/contracts/account'
 import { formatChinaDate } from '@numisma/contracts/dates'
+import { formatFen } from '@numisma/contracts/money'
 import { Skeleton, Tag } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
 import { LoadFailed } from '../../../components/load-failed'
@@ -68,6 +69,11 @@ function NoticeRow({ notice, banks }: { notice: Remittance; banks: CompanyBank[]
       {notice.orderIds.length > 0 ? (
         <div className={styles.meta}>
           {t('bank.noteOrders', { ids: notice.orderIds.join('、') })}
+        </div>
+      ) : null}
+      {notice.status === 'confirmed' && notice.amountReceived !== null ? (
+        <div className={styles.meta} data-testid="remittance-received">
+          {t('remit.received', { amount: `¥${formatFen(notice.amountReceived)}` })}
         </div>
       ) : null}
       {notice.status === 'rejected' && notice.note ? (
