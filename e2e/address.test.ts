@@ -9,6 +9,7 @@ import {
   screenshot,
   signedInContext,
   type TestUser,
+  baseUrl,
 } from './fixtures'
 
 let browser: Browser
@@ -136,6 +137,28 @@ describe('shipping addresses', () => {
       .waitFor()
     expect((await addressesOf(user)).map((a) => [a.id, a.isDefault])).toEqual([[zhang.id, true]])
 
+    // Editing: the form opens with the saved region, and a change is saved in place.
+    await page.locator('.adm-toast-main').waitFor({ state: 'detached' })
+    await page
+      .locator(
+        `[data-testid=address-card][data-address-id="${zhang.id}"] [data-testid=address-edit]`,
+      )
+      .click()
+    await page.waitForURL(`**/address/edit?id=${zhang.id}`)
+    await page.locator('[data-testid=address-region]', { hasText: '广东省 深圳市' }).waitFor()
+    await page.locator('[data-testid=address-default-switch].adm-switch-disabled').waitFor()
+    await page
+      .locator('[data-testid=address-detail] textarea:not([readonly])')
+      .fill('南山区科技园科苑路16号')
+    await page.locator('[data-testid=address-save]').click()
+    await page.waitForURL('**/address/list')
+    await page
+      .locator('[data-testid=address-card]', { hasText: '南山区科技园科苑路16号' })
+      .waitFor()
+    expect(await addressesOf(user)).toMatchObject([
+      { id: zhang.id, detail: '南山区科技园科苑路16号', isDefault: true },
+    ])
+
     // Select mode: tapping the address returns to the caller with its id.
     await page.goto(
       `/address/list?select=1&from=${encodeURIComponent('/order/applySend?from=test')}`,
@@ -169,5 +192,18 @@ describe('shipping addresses', () => {
     expect(await addressesOf(user)).toMatchObject([
       { countryId: 'JP', countryName: '日本', provinceId: null, cityId: null, isDefault: true },
     ])
+  })
+
+  it('speaks English: labels, country names and the empty state', async () => {
+    const { context, page } = await signedInContext(browser)
+    await context.addCookies([{ name: 'lang', value: 'en', url: baseUrl() }])
+    await page.goto('/address/list')
+    await page.getByText('No shipping address yet').waitFor()
+    await page.locator('[data-testid=address-add]').click()
+    await page
+      .locator('[data-testid=address-country]', { hasText: "People's Republic of China" })
+      .waitFor()
+    await page.locator('.adm-form-item-label', { hasText: 'Region' }).waitFor()
+    await screenshot(page, 'address-edit-en')
   })
 })
