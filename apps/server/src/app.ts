@@ -20,6 +20,10 @@ import { AccountRepository } from './modules/account/repository'
 import { accountRoutes } from './modules/account/routes'
 import { AccountService } from './modules/account/service'
 import { BiddingReads } from './modules/bidding/reads-repository'
+import { ordersBookedAtCounter } from './modules/bookings/booked-orders'
+import { BookingsRepository } from './modules/bookings/repository'
+import { bookingRoutes } from './modules/bookings/routes'
+import { BookingService } from './modules/bookings/service'
 import { BiddingRepository } from './modules/bidding/repository'
 import { biddingRoutes } from './modules/bidding/routes'
 import { BiddingService } from './modules/bidding/service'
@@ -59,7 +63,10 @@ import { packagedRegions } from './modules/address/regions'
 import { AddressRepository } from './modules/address/repository'
 import { addressRoutes } from './modules/address/routes'
 import { AddressService } from './modules/address/service'
+import * as slotCounts from './modules/delivery/slot-counts'
 import { MallOrderService } from './modules/orders/mall-order-service'
+import { MallOrderExpiry } from './modules/orders/expiry'
+import { OrderGroups } from './modules/orders/order-groups'
 import { ForfeitService, OverdueJob } from './modules/orders/overdue'
 import { OverdueRepository } from './modules/orders/overdue-repository'
 import { OrderReads } from './modules/orders/reads-repository'
@@ -181,6 +188,24 @@ export function overdueJobFor(
   return OverdueJob.forDatabase(database, clock, {
     awaitingRemittance: ordersAwaitingRemittance,
     stopProxies: (tx, userIds, now) => lots.stopProxiesOf(tx, userIds, now),
+    bookedAtCounter: ordersBookedAtCounter,
+    ...options,
+  })
+}
+
+/**
+ * The 30-minute mall-order expiry (DESIGN §5) with what other modules provide. server.ts starts
+ * it; tests sweep with it.
+ */
+export function mallOrderExpiryFor(
+  database: Database,
+  clock: Clock,
+  options: { log?: FastifyBaseLogger } = {},
+): MallOrderExpiry {
+  return MallOrderExpiry.forDatabase(database, clock, couponHoldsFor(database), {
+    // A remittance order past its hold stays while a notice waiting for staff names it.
+    awaiting: ordersAwaitingRemittance,
+    bookedAtCounter: ordersBookedAtCounter,
     ...options,
   })
 }
@@ -378,6 +403,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     heldDeposit,
     // A buyer who filed a remittance notice for the order waits for staff, not a forfeit.
     awaitingRemittance: ordersAwaitingRemittance,
+    // Nor one who booked to pay cash at the counter, while the booking is open.
+    bookedAtCounter: ordersBookedAtCounter,
+    idempotency: new IdempotencyStore(database.db),
+  })
+  // Counter cash bookings: the cash pays through payments' own path; the counter's slots are
+  // shared with self-pickups (modules/delivery's slot counts).
+  const bookings = new BookingService({
+    transact: transactor(database),
+    clock,
+    bookings: new BookingsRepository(database.db, database.dialect),
+    ledger,
+    settlement: payments,
+    slots: {
+      claim: (tx, date, slot, capacity) =>
+        slotCounts.claimSlotPlace(tx, database.dialect, date, slot, capacity),
+      release: (tx, date, slot) => slotCounts.releaseSlotPlace(tx, database.dialect, date, slot),
+    },
+    awaitingRemittance: ordersAwaitingRemittance,
     idempotency: new IdempotencyStore(database.db),
   })
   const users = new UserService({
@@ -407,6 +450,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       coupons,
       banking,
       forfeits,
+      bookings,
     },
   })
   const pushLimits = { ...DEFAULT_PUSH_LIMITS, ...options.push?.limits }
@@ -488,7 +532,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         mallViewerOf: (productNo, userId) => mall.viewerOf(productNo, userId),
       })
       await main.register(biddingRoutes, { service: bidding })
-      await main.register(orderRoutes, { service: mallOrders })
+      await main.register(orderRoutes, {
+        service: mallOrders,
+        groups: new OrderGroups({ reads: new OrderReads(database.db), clock }),
+      })
+      await main.register(bookingRoutes, { service: bookings })
       await main.register(mallRoutes, { service: mall })
       await main.register(paymentRoutes, { payments, recharges })
       await main.register(couponRoutes, { service: coupons })

@@ -1,11 +1,8 @@
 import path from 'node:path'
-import { buildApp, overdueJobFor } from './app'
+import { buildApp, mallOrderExpiryFor, overdueJobFor } from './app'
 import { IdempotencyPurger, IdempotencyStore } from './platform/idempotency'
 import { ClosingSweeper } from './modules/bidding/closing'
 import { ReminderJob } from './modules/bidding/reminders'
-import { couponHoldsFor } from './modules/coupons/holds'
-import { ordersAwaitingRemittance } from './modules/finance/awaiting-remittance'
-import { MallOrderExpiry } from './modules/orders/expiry'
 import { StaffRepository } from './modules/staff/repository'
 import { StaffService } from './modules/staff/service'
 import { systemClock } from './platform/clock'
@@ -70,11 +67,9 @@ async function main(): Promise<void> {
   sweeper.start(1000)
   const reminders = ReminderJob.forDatabase(database, systemClock, app.bus, { log: app.log })
   reminders.start(1000)
-  const expiry = MallOrderExpiry.forDatabase(database, systemClock, couponHoldsFor(database), {
-    log: app.log,
-    // A remittance order past its hold stays while a notice waiting for staff names it.
-    awaiting: ordersAwaitingRemittance,
-  })
+  // A remittance order past its hold stays while a notice waiting for staff names it, and a mall
+  // order booked for cash at the counter while the booking is open (app.ts wires both).
+  const expiry = mallOrderExpiryFor(database, systemClock, { log: app.log })
   expiry.start()
   // Won lots unpaid 3 days after the close become overdue (DESIGN §4); a minute is precise enough.
   const overdue = overdueJobFor(database, systemClock, { log: app.log })

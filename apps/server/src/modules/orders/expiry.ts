@@ -33,6 +33,11 @@ export interface MallOrderExpiryDeps {
    * leaves every order whose buyer chose remittance alone (the composition root always passes it).
    */
   awaiting?: AwaitingRemittance
+  /**
+   * Which of the orders an open counter cash booking holds (modules/bookings, through app.ts): its
+   * buyer pays cash at the counter on the booked day, so the order is paid offline and stays.
+   */
+  bookedAtCounter?: AwaitingRemittance
 }
 
 /**
@@ -65,7 +70,7 @@ export class MallOrderExpiry {
     database: Database,
     clock: Clock,
     holds: CouponHolds,
-    options: Pick<MallOrderExpiryDeps, 'log' | 'awaiting'> = {},
+    options: Pick<MallOrderExpiryDeps, 'log' | 'awaiting' | 'bookedAtCounter'> = {},
   ): MallOrderExpiry {
     return new MallOrderExpiry({
       transact: transactor(database),
@@ -112,12 +117,14 @@ export class MallOrderExpiry {
 
   /** Cancels one due order in its own transaction, unless it is no longer due, held or awaited. */
   private expire(id: number): Promise<'expired' | 'kept' | 'awaited'> {
-    const { orders, clock, awaiting } = this.deps
+    const { orders, clock, awaiting, bookedAtCounter } = this.deps
     return this.deps.transact(async (tx) => {
       const order = await orders.lockOrder(tx, id, { skipLocked: true })
       const now = clock.now()
       // Re-judged under the lock: the buyer may have paid, cancelled or chosen remittance.
       if (!order || !hasExpired(order, now)) return 'kept'
+      // Booked under the order's lock, so a booking is committed before us or finds it cancelled.
+      if (bookedAtCounter && (await bookedAtCounter(tx, [id])).has(id)) return 'awaited'
       if (order.payMethod === 'remittance') {
         if (!awaiting) return 'awaited'
         // After the order's lock: a notice filed meanwhile has committed, or waits for us and then

@@ -26,12 +26,20 @@ export type AwaitingRemittance = (tx: Tx, orderIds: readonly number[]) => Promis
  */
 export type StopProxies = (tx: Tx, userIds: readonly number[], now: number) => Promise<void>
 
+/**
+ * Which of these orders an open counter cash booking holds (modules/bookings'
+ * `ordersBookedAtCounter`, through app.ts): its buyer pays cash at the counter on the booked day.
+ */
+export type BookedAtCounter = (tx: Tx, orderIds: readonly number[]) => Promise<Set<number>>
+
 export interface OverdueJobDeps {
   transact: Transact
   orders: Pick<OverdueRepository, 'lockDue' | 'markOverdue'>
   clock: Clock
   awaitingRemittance: AwaitingRemittance
   stopProxies: StopProxies
+  /** Orders booked for cash at the counter are paid offline and left pending. */
+  bookedAtCounter?: BookedAtCounter
   log?: FastifyBaseLogger
 }
 
@@ -59,7 +67,7 @@ export class OverdueJob {
   static forDatabase(
     database: Database,
     clock: Clock,
-    options: Pick<OverdueJobDeps, 'awaitingRemittance' | 'stopProxies' | 'log'>,
+    options: Pick<OverdueJobDeps, 'awaitingRemittance' | 'stopProxies' | 'bookedAtCounter' | 'log'>,
   ): OverdueJob {
     return new OverdueJob({
       transact: transactor(database),
@@ -82,7 +90,13 @@ export class OverdueJob {
           tx,
           due.map((o) => o.id),
         )
-        const ids = due.filter((o) => !awaited.has(o.id)).map((o) => o.id)
+        const booked = this.deps.bookedAtCounter
+          ? await this.deps.bookedAtCounter(
+              tx,
+              due.map((o) => o.id),
+            )
+          : new Set<number>()
+        const ids = due.filter((o) => !awaited.has(o.id) && !booked.has(o.id)).map((o) => o.id)
         // After the locks: an order paid while we waited is no longer pending and is left alone.
         marked.push(...(await orders.markOverdue(tx, ids, clock.now())))
         if (due.length < limit) break
@@ -117,6 +131,8 @@ export interface ForfeitDeps {
   /** The user's deposit under the lock bids take on their exposure (BiddingService.heldDeposit). */
   heldDeposit(tx: Tx, userId: number): Promise<{ deposit: number }>
   awaitingRemittance: AwaitingRemittance
+  /** An order booked for cash at the counter is paid offline: not forfeited (ORDER_PAID_OFFLINE). */
+  bookedAtCounter?: BookedAtCounter
   idempotency: IdempotencyStore
 }
 
@@ -162,6 +178,13 @@ export class ForfeitService {
       // staff decide the notice first. A notice is filed under this order's lock, so none slips by.
       if ((await this.deps.awaitingRemittance(tx, [orderId])).has(orderId)) {
         throw new AppError('ORDER_AWAITING_REMITTANCE', { orderId })
+      }
+      // Its buyer booked to pay cash at the counter: staff close or cancel the booking first.
+      if (
+        this.deps.bookedAtCounter &&
+        (await this.deps.bookedAtCounter(tx, [orderId])).has(orderId)
+      ) {
+        throw new AppError('ORDER_PAID_OFFLINE', { orderId })
       }
       if (!(await orders.markForfeited(tx, orderId, now))) throw new AppError('NOT_PENDING')
       const taken = Math.min(order.hammer, deposit)

@@ -68,6 +68,37 @@ export class OrderReads {
       .execute()
   }
 
+  /**
+   * One page of the user's orders of these statuses (and kind, when given), newest first, and how
+   * many there are: the order groups of spec §4 (ORDER_GROUP_STATUSES).
+   */
+  async groupOf(
+    userId: number,
+    filter: { statuses: readonly string[]; kind?: string },
+    page: { offset: number; limit: number },
+  ) {
+    const kinds = filter.kind === undefined ? ['auction', 'mall'] : [filter.kind]
+    const [rows, total] = await Promise.all([
+      this.orderRows()
+        .where('orders.user_id', '=', userId)
+        .where('orders.status', 'in', [...filter.statuses])
+        .where('orders.kind', 'in', kinds)
+        .orderBy('orders.created_at', 'desc')
+        .orderBy('orders.id', 'desc')
+        .limit(page.limit)
+        .offset(page.offset)
+        .execute(),
+      this.db
+        .selectFrom('orders')
+        .where('orders.user_id', '=', userId)
+        .where('orders.status', 'in', [...filter.statuses])
+        .where('orders.kind', 'in', kinds)
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .executeTakeFirst(),
+    ])
+    return { rows, total: Number(total?.n ?? 0) }
+  }
+
   order(orderId: number) {
     return this.orderRows().where('orders.id', '=', orderId).executeTakeFirst()
   }

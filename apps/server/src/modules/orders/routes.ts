@@ -14,7 +14,9 @@ import {
 import {
   CancelOrderQuerySchema,
   CancelOrderResultSchema,
+  OrderGroupQuerySchema,
   OrderSchema,
+  OrdersPageSchema,
 } from '@numisma/contracts/orders'
 import { HEADER } from '@numisma/contracts/signing'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
@@ -22,13 +24,15 @@ import { z } from 'zod'
 import { localeOf } from '../../platform/error-handler'
 import { requireUser } from '../../platform/request-signing'
 import type { MallOrderService } from './mall-order-service'
+import type { OrderGroups } from './order-groups'
 
 export interface OrderRouteOptions {
   service: MallOrderService
+  groups: OrderGroups
 }
 
 export const orderRoutes: FastifyPluginAsyncZod<OrderRouteOptions> = async (app, opts) => {
-  const { service } = opts
+  const { service, groups } = opts
 
   app.post(
     '/mallorder/createOrder',
@@ -83,6 +87,56 @@ export const orderRoutes: FastifyPluginAsyncZod<OrderRouteOptions> = async (app,
     async (request) => {
       const { userId } = requireUser(request)
       return { data: await service.pendingOrders(userId) }
+    },
+  )
+
+  app.get(
+    '/user/logistic/waiting',
+    {
+      schema: {
+        tags: ['orders'],
+        summary:
+          'My won lots waiting to ship (paid or applied for delivery, in storage), newest first, with the storage run up so far',
+        querystring: OrderGroupQuerySchema,
+        response: { 200: OrdersPageSchema },
+      },
+    },
+    async (request) => {
+      const { userId } = requireUser(request)
+      return groups.waitingToShip(userId, 'auction', request.query)
+    },
+  )
+
+  app.get(
+    '/user/bplus/queryNoPaymentMark',
+    {
+      schema: {
+        tags: ['orders'],
+        summary:
+          'My mall orders waiting to ship (paid or applied for delivery, in storage), newest first, with the storage run up so far',
+        querystring: OrderGroupQuerySchema,
+        response: { 200: OrdersPageSchema },
+      },
+    },
+    async (request) => {
+      const { userId } = requireUser(request)
+      return groups.waitingToShip(userId, 'mall', request.query)
+    },
+  )
+
+  app.get(
+    '/user/order/getUserOrderByBid',
+    {
+      schema: {
+        tags: ['orders'],
+        summary: 'My completed (traded) orders, auction and mall, newest first',
+        querystring: OrderGroupQuerySchema,
+        response: { 200: OrdersPageSchema },
+      },
+    },
+    async (request) => {
+      const { userId } = requireUser(request)
+      return groups.completed(userId, request.query)
     },
   )
 

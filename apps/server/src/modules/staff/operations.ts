@@ -16,6 +16,8 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { ListingService } from '../catalog/listing-service'
+import { bookingStaffRoutes } from '../bookings/staff-routes'
+import type { BookingService } from '../bookings/service'
 import type { CouponService } from '../coupons/service'
 import { bankingStaffRoutes } from '../finance/staff-routes'
 import type { BankingService } from '../finance/service'
@@ -29,6 +31,7 @@ export interface OperationsOptions {
   coupons: CouponService
   banking: BankingService
   forfeits: ForfeitService
+  bookings: BookingService
 }
 
 const IdempotencyHeaders = z
@@ -38,11 +41,12 @@ const IdempotencyHeaders = z
 /** Operator calls of DESIGN §9: set up auctions and the mall, record cash paid at the counter. */
 export const operationsRoutes: FastifyPluginAsyncZod<OperationsOptions> = async (
   app,
-  { listings, counter, coupons, banking, forfeits },
+  { listings, counter, coupons, banking, forfeits, bookings },
 ) => {
   const tags = ['staff']
   await app.register(bankingStaffRoutes, { banking })
   await app.register(overdueStaffRoutes, { forfeits })
+  await app.register(bookingStaffRoutes, { bookings })
 
   app.post(
     '/specials',

@@ -1,0 +1,74 @@
+import { dataSchema, IdParamsSchema } from '@numisma/contracts/api'
+import {
+  BookingCompletedSchema,
+  StaffBookingSchema,
+  StaffBookingsQuerySchema,
+} from '@numisma/contracts/delivery'
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { z } from 'zod'
+import { IdempotencyHeaders, idempotencyKeyOf } from './routes'
+import type { BookingService } from './service'
+
+export interface BookingStaffRouteOptions {
+  bookings: BookingService
+}
+
+/**
+ * The counter's side of cash bookings (DESIGN §9 "Delivery"): the day's list, closing a booking
+ * when the cash is taken and the goods handed over, and cancelling one (a no-show). Registered
+ * inside the staff session scope.
+ */
+export const bookingStaffRoutes: FastifyPluginAsyncZod<BookingStaffRouteOptions> = async (
+  app,
+  { bookings },
+) => {
+  const tags = ['staff']
+
+  app.get(
+    '/bookings',
+    {
+      schema: {
+        tags,
+        summary:
+          'Counter cash bookings for a day (and of a status), soonest slot first, with whose',
+        querystring: StaffBookingsQuerySchema,
+        response: { 200: dataSchema(z.array(StaffBookingSchema)) },
+      },
+    },
+    async (request) => ({ data: await bookings.staffList(request.query) }),
+  )
+
+  app.post(
+    '/bookings/:id/complete',
+    {
+      schema: {
+        tags,
+        summary:
+          "Cash taken, goods handed over: the cash is credited to the buyer's balance, pays the booking's orders and they complete, in one transaction (NOT_PENDING once closed; ORDER_NOT_PAYABLE if an order was meanwhile paid or cancelled)",
+        params: IdParamsSchema,
+        headers: IdempotencyHeaders,
+        response: { 200: dataSchema(BookingCompletedSchema) },
+      },
+    },
+    async (request) => ({
+      data: await bookings.complete(request.params.id, {
+        idempotencyOwner: -(request.staff?.staffId ?? 0),
+        idempotencyKey: idempotencyKeyOf(request.headers),
+      }),
+    }),
+  )
+
+  app.post(
+    '/bookings/:id/cancel',
+    {
+      schema: {
+        tags,
+        summary:
+          'Cancel a booking (the buyer did not come): its place and orders are free again (NOT_PENDING once decided)',
+        params: IdParamsSchema,
+        response: { 200: dataSchema(StaffBookingSchema) },
+      },
+    },
+    async (request) => ({ data: await bookings.staffCancel(request.params.id) }),
+  )
+}
