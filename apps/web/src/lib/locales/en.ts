@@ -30,8 +30,6 @@ export const en: Messages = {
     bannerCta: 'View',
   },
   empty: {
-    addressList: 'No shipping addresses',
-    addressEdit: 'Address editing is coming soon',
     cashpay: 'No orders to book',
     cashpayList: 'No bookings',
     selfSend: 'Nothing on its way to you',

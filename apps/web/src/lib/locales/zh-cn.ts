@@ -28,8 +28,6 @@ export const zhCN = {
     bannerCta: '立即查看',
   },
   empty: {
-    addressList: '暂无收货地址',
-    addressEdit: '地址编辑即将上线',
     cashpay: '暂无可预约的订单',
     cashpayList: '暂无预约记录',
     selfSend: '暂无发货中或待自提的拍品',
