@@ -259,6 +259,8 @@ describe.each(databases)('addresses on $name', (kind) => {
       await refused(addressInput({ name: '张\u0000三' }), 'ADDRESS_NAME_INVALID')
       await refused(addressInput({ detail: '四个字啊' }), 'ADDRESS_DETAIL_INVALID', 'body.detail')
       await refused(addressInput({ detail: 'x'.repeat(121) }), 'ADDRESS_DETAIL_INVALID')
+      // PostgreSQL refuses NUL in text: it must be a 400 here, not a 500 there.
+      await refused(addressInput({ detail: '建国路\u000088号院' }), 'ADDRESS_DETAIL_INVALID')
     })
 
     it('refuses a region that does not exist or does not belong together', async () => {
