@@ -303,6 +303,33 @@ describe.each(databases)('counter cash bookings on $name', (kind) => {
     expect(await statusOf(order)).toBe('completed')
   })
 
+  it('a staff retry under the same Idempotency-Key replays the close', async () => {
+    const alice = await t.signIn()
+    const order = await mallOrder(alice)
+    const bookingId = await booked(alice, [order])
+    const password = 'staff-test-password'
+    await staff()
+    const login = await t.inject({
+      method: 'POST',
+      url: '/svc/main/admin/login',
+      payload: { username: 'admin', password },
+    })
+    const cookie = login.cookies.find((c) => c.name === 'staff_sid')!.value
+    const close = () =>
+      t.inject({
+        method: 'POST',
+        url: `/svc/main/admin/bookings/${bookingId}/complete`,
+        cookies: { staff_sid: cookie },
+        headers: { 'idempotency-key': `booking-close-${bookingId}` },
+      })
+    const first = await close()
+    expect(first.statusCode, first.body).toBe(200)
+    const retry = await close()
+    expect(retry.statusCode).toBe(200)
+    expect(retry.json()).toEqual(first.json())
+    expect(await bookingTransfers(bookingId)).toHaveLength(1)
+  })
+
   it('a booking whose order was paid meanwhile is not completed', async () => {
     const alice = await t.signIn()
     const order = await mallOrder(alice)
