@@ -2,7 +2,11 @@ import type { Notice } from '@numisma/contracts/notices'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ClosingSweeper } from '../src/modules/bidding/closing'
 import { REMINDER_LEAD_MS, ReminderJob } from '../src/modules/bidding/reminders'
-import { NOTICES_KEPT_PER_USER, noticeWriterFor } from '../src/modules/notices/writer'
+import {
+  NOTICES_KEPT_PER_USER,
+  NOTICES_TRIM_EVERY,
+  noticeWriterFor,
+} from '../src/modules/notices/writer'
 import { transactor } from '../src/platform/transactions'
 import { createTestApp, type Session, type TestApp } from './helpers/app'
 import { createLot, creditDeposit } from './helpers/auction'
@@ -160,10 +164,14 @@ describe.each(databases)('notices ($name)', (kind) => {
     )
     expect((await inbox(reader, '?page=4&pageSize=10')).data).toEqual([])
 
-    await writeNotices(reader.userId, NOTICES_KEPT_PER_USER)
+    // The trim falls on one notice in NOTICES_TRIM_EVERY: the newest kept, and what came since.
+    await writeNotices(reader.userId, NOTICES_KEPT_PER_USER + 2 * NOTICES_TRIM_EVERY)
     const kept = await inbox(reader, '?pageSize=50')
-    expect(kept.total).toBe(NOTICES_KEPT_PER_USER)
-    expect(kept.data[0]?.params.title).toBe(`拍品 ${NOTICES_KEPT_PER_USER - 1}`)
+    expect(kept.total).toBeGreaterThanOrEqual(NOTICES_KEPT_PER_USER)
+    expect(kept.total).toBeLessThan(NOTICES_KEPT_PER_USER + NOTICES_TRIM_EVERY)
+    expect(kept.data[0]?.params.title).toBe(
+      `拍品 ${NOTICES_KEPT_PER_USER + 2 * NOTICES_TRIM_EVERY - 1}`,
+    )
   })
 
   it("marks the caller's notices read, and never another user's", async () => {

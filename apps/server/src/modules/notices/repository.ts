@@ -19,8 +19,8 @@ export class NoticesRepository {
   async insert(
     tx: Tx,
     row: { userId: number; kind: string; params: string; link: string | null; now: number },
-  ): Promise<void> {
-    await tx
+  ): Promise<number> {
+    const inserted = await tx
       .insertInto('notices')
       .values({
         user_id: row.userId,
@@ -30,7 +30,9 @@ export class NoticesRepository {
         created_at: row.now,
         read_at: null,
       })
-      .execute()
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    return inserted.id
   }
 
   /**

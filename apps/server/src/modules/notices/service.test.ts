@@ -3,7 +3,7 @@ import { FakeClock } from '../../platform/clock'
 import type { Transact, Tx } from '../../platform/transactions'
 import type { NoticeRow, NoticesRepository } from './repository'
 import { NoticesService } from './service'
-import { DatabaseNoticeWriter, NOTICES_KEPT_PER_USER } from './writer'
+import { DatabaseNoticeWriter, NOTICES_KEPT_PER_USER, NOTICES_TRIM_EVERY } from './writer'
 
 /** NoticesService and the writer with an in-memory repository (the Immich pattern). */
 const NOW = Date.UTC(2026, 10, 26, 9, 0, 0)
@@ -25,7 +25,7 @@ function fakeRepository(rows: Stored[] = []) {
         createdAt: row.now,
         readAt: null,
       })
-      return Promise.resolve()
+      return Promise.resolve(rows.length)
     }),
     keepNewest: vi.fn(() => Promise.resolve()),
     page: vi.fn((userId: number, offset: number, limit: number) => {
@@ -59,7 +59,7 @@ function setup(rows: Stored[] = []) {
 }
 
 describe('the notice writer', () => {
-  it("records the facts as JSON in the caller's transaction and bounds the user's notices", async () => {
+  it("records the facts as JSON in the caller's transaction", async () => {
     const { writer, notices } = setup()
     await writer.add(TX, 4, 'outbid', { lotId: 12, title: '光绪元宝', price: 2_000 }, '/x')
     expect(notices.insert).toHaveBeenCalledWith(TX, {
@@ -69,7 +69,16 @@ describe('the notice writer', () => {
       link: '/x',
       now: NOW,
     })
-    expect(notices.keepNewest).toHaveBeenCalledWith(TX, 4, NOTICES_KEPT_PER_USER)
+  })
+
+  it("trims the user's notices to the newest kept with one notice in every so many", async () => {
+    const { writer, notices } = setup()
+    for (let i = 1; i < NOTICES_TRIM_EVERY; i++) {
+      await writer.add(TX, 4, 'outbid', { lotId: 12, title: '光绪元宝', price: i }, null)
+    }
+    expect(notices.keepNewest).not.toHaveBeenCalled()
+    await writer.add(TX, 5, 'outbid', { lotId: 12, title: '光绪元宝', price: 1 }, null)
+    expect(notices.keepNewest).toHaveBeenCalledExactlyOnceWith(TX, 5, NOTICES_KEPT_PER_USER)
   })
 })
 
