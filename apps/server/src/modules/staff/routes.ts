@@ -2,6 +2,8 @@ import { dataSchema } from '@numisma/contracts/api'
 import { COOKIE } from '@numisma/contracts/cookies'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import { deliveryStaffRoutes } from '../delivery/routes'
+import type { DeliveryService } from '../delivery/service'
 import { type OperationsOptions, operationsRoutes } from './operations'
 import { STAFF_SESSION_MS, type StaffService } from './service'
 
@@ -20,11 +22,13 @@ export interface StaffRouteOptions {
   service: StaffService
   loginLimit: number
   operations: OperationsOptions
+  /** Shipping and handing over shipments (modules/delivery). */
+  delivery: DeliveryService
 }
 
 export const staffRoutes: FastifyPluginAsyncZod<StaffRouteOptions> = async (
   app,
-  { service, loginLimit, operations },
+  { service, loginLimit, operations, delivery },
 ) => {
   app.decorateRequest('staff', null)
 
@@ -62,6 +66,7 @@ export const staffRoutes: FastifyPluginAsyncZod<StaffRouteOptions> = async (
     })
 
     await authed.register(operationsRoutes, operations)
+    await authed.register(deliveryStaffRoutes, { service: delivery })
 
     authed.get(
       '/session',

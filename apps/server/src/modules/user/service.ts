@@ -1,4 +1,5 @@
 import type { UserCounts, UserStatistics } from '@numisma/contracts/user'
+import { ORDER_GROUP_STATUSES } from '@numisma/domain/order-status'
 import { AppError } from '../../platform/errors'
 import type { UserRepository } from './repository'
 
@@ -40,10 +41,7 @@ export interface UserPayPasswords {
 }
 
 /** Order groups of spec §4 the user centre counts, by the order statuses in each. */
-const ORDER_GROUPS = {
-  waitingToShip: ['paid', 'delivery_applied'],
-  waitingToReceive: ['shipped'],
-} as const
+const ORDER_GROUPS = ORDER_GROUP_STATUSES
 
 export interface UserDeps {
   users: Pick<UserRepository, keyof UserRepository>
