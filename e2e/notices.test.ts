@@ -4,6 +4,7 @@ import type { UserStatistics } from '@numisma/contracts/user'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
+  baseUrl,
   bidAs,
   buildSpecial,
   createSpecialWithLots,
@@ -77,6 +78,15 @@ describe('the notices inbox', () => {
     await page.goto('/notices')
     await notice.waitFor()
     expect(await notice.getAttribute('data-unread')).toBeNull()
+
+    // In English for a reader who chose English: the notice is worded on the reader's side.
+    await context.addCookies([{ name: 'lang', value: 'en', url: baseUrl() }])
+    await page.reload()
+    await notice.waitFor()
+    const english = (await notice.innerText()).replace(/\s+/g, ' ')
+    expect(english).toContain('You have been outbid')
+    expect(english).toContain(`is now at ¥${formatFen(price)}`)
+    await screenshot(page, 'notices-list-en')
 
     // Bob, who leads, was told nothing.
     const bobs = await dataOf<unknown[]>(mainCall('/user/notices', { as: bob }))
