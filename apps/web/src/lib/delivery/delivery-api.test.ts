@@ -152,6 +152,17 @@ describe('delivery info', () => {
     )
   })
 
+  it('toasts a refused quote only when it is not just stale orders', async () => {
+    server.reply = buildInfo()
+    await getDeliveryInfo()
+    expect(lastCall().silent).toBeUndefined()
+    await getDeliveryInfo({ orderIds: [41] })
+    const silent = lastCall().silent as (error: ApiError) => boolean
+    expect(silent(new ApiError('ORDER_NOT_SHIPPABLE', 409, 'gone'))).toBe(true)
+    expect(silent(new ApiError('NOT_FOUND', 404, 'gone'))).toBe(true)
+    expect(silent(new ApiError('GET_INFO_FAILED', 500, 'down'))).toBe(false)
+  })
+
   it('refuses an answer that is not the contract’s', async () => {
     server.reply = { ...buildInfo(), orders: [{ storageFee: 0 }] }
     await expect(getDeliveryInfo()).rejects.toThrow()

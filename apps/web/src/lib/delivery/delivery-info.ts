@@ -7,7 +7,7 @@ import {
   type ExitBan,
   type KeepFee,
 } from '@numisma/contracts/delivery'
-import { request } from '../api-client'
+import { isNotFound, request, type ApiError } from '../api-client'
 import { DELIVERY_INFO_KEY, DELIVERY_KEY } from './query-keys'
 
 export interface DeliveryInfoQuery {
@@ -28,15 +28,23 @@ function infoQuery(query: DeliveryInfoQuery): Record<string, string | number> {
 }
 
 /**
+ * A quote for orders that have just left storage (applied for, or gone) is refused; the screen
+ * already holds the fresh list without them and quotes again, so that refusal is not toasted.
+ */
+const staleQuote = (error: ApiError) => error.code === 'ORDER_NOT_SHIPPABLE' || isNotFound(error)
+
+/**
  * GET /api/user/logistic/delivery/query: the caller's paid orders in storage with their storage
  * fees, the bookable days with places left, and — for chosen orders — what applying would cost.
  */
 export function getDeliveryInfo(query: DeliveryInfoQuery = {}): Promise<DeliveryInfo> {
+  const quoting = query.orderIds !== undefined && query.orderIds.length > 0
   return request({
     path: '/api/user/logistic/delivery/query',
     query: infoQuery(query),
     defaultError: 'GET_INFO_FAILED',
     schema: DeliveryInfoSchema,
+    ...(quoting ? { silent: staleQuote } : {}),
   })
 }
 

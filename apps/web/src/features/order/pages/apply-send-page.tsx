@@ -281,11 +281,10 @@ function ApplySendForm({ stored, counter }: { stored: StoredOrder[]; counter: st
                   />
                 ) : null}
                 <div className={styles.line}>
-                  <span className={styles.label}>
-                    {t('delivery.insure')}
+                  <span className={styles.option}>
+                    <span>{t('delivery.insure')}</span>
                     {keepFee.data ? (
-                      <span className={styles.count}>
-                        {' '}
+                      <span className={styles.optionNote} data-testid="apply-keep-fee">
                         {t('delivery.insureFee', {
                           fee: formatFen(keepFee.data.fee),
                           value: formatFen(keepFee.data.value),
