@@ -63,6 +63,10 @@ import { packagedRegions } from './modules/address/regions'
 import { AddressRepository } from './modules/address/repository'
 import { addressRoutes } from './modules/address/routes'
 import { AddressService } from './modules/address/service'
+import { DeliveryRepository } from './modules/delivery/repository'
+import { deliveryRoutes } from './modules/delivery/routes'
+import { DeliveryService } from './modules/delivery/service'
+import * as slotCounts from './modules/delivery/slot-counts'
 import * as slotCounts from './modules/delivery/slot-counts'
 import { MallOrderService } from './modules/orders/mall-order-service'
 import { MallOrderExpiry } from './modules/orders/expiry'
@@ -375,6 +379,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     addresses: new AddressRepository(database.db, database.dialect),
     regions: packagedRegions(),
   })
+  // Delivery of paid goods: its fees leave the balance after the payment password check doPay
+  // uses; the counter's slots are counted with the cash bookings' (slot-counts.ts).
+  const delivery = new DeliveryService({
+    transact: transactor(database),
+    clock,
+    db: database.db,
+    repo: new DeliveryRepository(database.db, database.dialect),
+    ledger,
+    passwords: payPasswords,
+    idempotency: new IdempotencyStore(database.db),
+    addressOf: (userId, addressId) => addresses.get(userId, addressId, 'zh'),
+    claimSlot: (tx, date, slot, capacity) =>
+      slotCounts.claimSlotPlace(tx, database.dialect, date, slot, capacity),
+    bookedPlaces: slotCounts.bookedPlaces,
+    log: app.log,
+  })
 
   // 3. Routes, by service.
   await app.register(systemRoutes, { prefix: '/svc', clientConfig: config })
@@ -439,6 +459,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     prefix: `${MAIN_PREFIX}/admin`,
     service: staff,
     loginLimit: limits.staffLogin,
+    delivery,
     operations: {
       listings: new ListingService({
         transact: transactor(database),
@@ -541,6 +562,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await main.register(paymentRoutes, { payments, recharges })
       await main.register(couponRoutes, { service: coupons })
       await main.register(addressRoutes, { service: addresses })
+      await main.register(deliveryRoutes, { service: delivery })
       // Unknown paths are checked for a signature too, so they reveal nothing to strangers.
       main.setNotFoundHandler({ preHandler: verify }, (request, reply) =>
         sendError(request, reply, 404, 'NOT_FOUND'),

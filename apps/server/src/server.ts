@@ -3,6 +3,7 @@ import { buildApp, mallOrderExpiryFor, overdueJobFor } from './app'
 import { IdempotencyPurger, IdempotencyStore } from './platform/idempotency'
 import { ClosingSweeper } from './modules/bidding/closing'
 import { ReminderJob } from './modules/bidding/reminders'
+import { CompletionJob } from './modules/delivery/completion'
 import { StaffRepository } from './modules/staff/repository'
 import { StaffService } from './modules/staff/service'
 import { systemClock } from './platform/clock'
@@ -74,6 +75,9 @@ async function main(): Promise<void> {
   // Won lots unpaid 3 days after the close become overdue (DESIGN §4); a minute is precise enough.
   const overdue = overdueJobFor(database, systemClock, { log: app.log })
   overdue.start()
+  // Shipped goods are received by themselves 15 days after shipping (DESIGN §6).
+  const completion = CompletionJob.forDatabase(database, systemClock, { log: app.log })
+  completion.start()
   const purger = new IdempotencyPurger(new IdempotencyStore(database.db), systemClock, (error) =>
     app.log.error({ err: error }, 'idempotency purge failed'),
   )
@@ -92,6 +96,7 @@ async function main(): Promise<void> {
     await reminders.stop()
     await expiry.stop()
     await overdue.stop()
+    await completion.stop()
     await purger.stop()
     await app.close()
     await app.bus.close()
