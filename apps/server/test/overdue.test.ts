@@ -72,7 +72,7 @@ describe.each(databases)('overdue winners on $name', (kind) => {
     expect(await sweepTwice()).toEqual([])
   })
 
-  it('an overdue winner cannot bid (BIDDER_OVERDUE) nor withdraw deposit; their order still counts as exposure', async () => {
+  it('an overdue winner cannot bid (BIDDER_OVERDUE) nor withdraw the deposit their lot claims; their order still counts as exposure', async () => {
     const bob = await payer(t)
     const won = await winLot(t, bob, 500 * YUAN, { deposit: 1_000 * YUAN })
     t.clock.advance(AUCTION_PAYMENT_DAYS * DAY)
@@ -91,7 +91,7 @@ describe.each(databases)('overdue winners on $name', (kind) => {
       path: '/user/finance/withdrawals',
       as: bob,
       body: {
-        amount: 1 * YUAN,
+        amount: 501 * YUAN,
         source: 'deposit',
         bankName: '中国银行',
         accountName: '李四',
@@ -99,7 +99,11 @@ describe.each(databases)('overdue winners on $name', (kind) => {
         payPassword: PAY_PASSWORD,
       },
     })
-    expect(withdraw.json()).toMatchObject({ code: 'DEPOSIT_IN_USE', details: { overdue: true } })
+    // Hammer 500 of a 1,000 deposit: the claim is 500, and the same rule as the move back judges it.
+    expect(withdraw.json()).toMatchObject({
+      code: 'DEPOSIT_IN_USE',
+      details: { free: 500 * YUAN, overdue: true, overdueClaim: 500 * YUAN },
+    })
     const stats = await t.call({ method: 'GET', path: '/user/@statistics', as: bob })
     expect(stats.json().data.exposure).toBe(won.total)
   })

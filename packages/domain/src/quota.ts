@@ -85,3 +85,33 @@ export function freeDeposit(input: {
   }
   return Math.max(0, free)
 }
+
+/** What DEPOSIT_IN_USE tells the user: what is free, and why no more is. */
+export interface DepositInUse {
+  free: number
+  deposit: number
+  exposure: number
+  /** Present when overdue won lots hold part of the deposit. */
+  overdue?: true
+  overdueClaim?: number
+}
+
+/**
+ * Why `amount` of deposit may not leave (back to the balance or withdrawn), as DEPOSIT_IN_USE's
+ * details, or null when it may: every way out judges it by `freeDeposit`, and says so alike.
+ */
+export function depositInUse(
+  held: Parameters<typeof freeDeposit>[0],
+  amount: number,
+): DepositInUse | null {
+  const free = freeDeposit(held)
+  if (amount <= free) return null
+  return {
+    free,
+    deposit: held.deposit,
+    exposure: held.exposure,
+    ...(held.overdue && held.overdue.hammer > 0
+      ? { overdue: true as const, overdueClaim: overdueClaim(held.deposit, held.overdue) }
+      : {}),
+  }
+}

@@ -145,18 +145,6 @@ export class BankingRepository {
       .execute()
   }
 
-  /** Whether the user has a won lot left unpaid past its due time (DESIGN §4). */
-  async hasOverdueOrders(tx: Tx, userId: number): Promise<boolean> {
-    const row = await tx
-      .selectFrom('orders')
-      .select('id')
-      .where('user_id', '=', userId)
-      .where('status', '=', 'overdue')
-      .limit(1)
-      .executeTakeFirst()
-    return row !== undefined
-  }
-
   // Remittances.
 
   async insertRemittance(tx: Tx, r: NewRemittance): Promise<number> {

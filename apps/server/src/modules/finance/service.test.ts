@@ -44,7 +44,6 @@ class FakeBanking implements Pick<BankingRepository, keyof BankingRepository> {
   >()
   remittanceRows: (RemittanceRow & { receipt: string | null })[] = []
   withdrawalRows: WithdrawalRow[] = []
-  overdue = new Set<number>()
 
   companyBanks() {
     return Promise.resolve(this.banks.filter((b) => b.active === 1))
@@ -73,9 +72,6 @@ class FakeBanking implements Pick<BankingRepository, keyof BankingRepository> {
         order.payMethod = payMethod
     }
     return Promise.resolve()
-  }
-  hasOverdueOrders(_tx: Tx, userId: number) {
-    return Promise.resolve(this.overdue.has(userId))
   }
   insertRemittance(_tx: Tx, r: NewRemittance) {
     const id = this.remittanceRows.length + 1
@@ -189,7 +185,13 @@ class FakeBanking implements Pick<BankingRepository, keyof BankingRepository> {
 }
 
 function setup(
-  options: { balance?: number; deposit?: number; exposure?: number; password?: string } = {},
+  options: {
+    balance?: number
+    deposit?: number
+    exposure?: number
+    password?: string
+    overdue?: { hammer: number; total: number }
+  } = {},
 ) {
   const banking = new FakeBanking()
   const posts: { userId: number; kind: string; legs: readonly Leg[] }[] = []
@@ -207,6 +209,7 @@ function setup(
       deposit: options.deposit ?? 0,
       exposure: options.exposure ?? 0,
       multiplier: 10,
+      overdue: options.overdue ?? { hammer: 0, total: 0 },
     }),
   )
   const receipts = {
@@ -481,15 +484,32 @@ describe('withdrawals', () => {
     ])
   })
 
-  it('keeps an overdue winner’s deposit: it answers for the unpaid lot', async () => {
-    const s = setup({ deposit: y(1_000) })
-    s.banking.overdue.add(USER)
+  it('keeps what an overdue winner’s lots claim of the deposit, by the rule the move back to the balance uses', async () => {
+    // The hammer takes the whole deposit: nothing may leave.
+    const all = setup({
+      deposit: y(1_000),
+      exposure: y(1_050),
+      overdue: { hammer: y(1_000), total: y(1_050) },
+    })
     const error = await refusal(
-      s.service.requestWithdrawal(USER, withdrawal({ source: 'deposit', amount: y(1) })),
+      all.service.requestWithdrawal(USER, withdrawal({ source: 'deposit', amount: y(1) })),
     )
     expect(error.code).toBe('DEPOSIT_IN_USE')
-    expect(error.details).toMatchObject({ overdue: true })
-    expect(s.posts).toEqual([])
+    expect(error.details).toMatchObject({ free: 0, overdue: true, overdueClaim: y(1_000) })
+    expect(all.posts).toEqual([])
+
+    // A 300-yuan hammer holds 300 of 1,000; the rest may go.
+    const part = setup({
+      deposit: y(1_000),
+      exposure: y(315),
+      overdue: { hammer: y(300), total: y(315) },
+    })
+    const over = await refusal(
+      part.service.requestWithdrawal(USER, withdrawal({ source: 'deposit', amount: y(700) + 1 })),
+    )
+    expect(over.details).toMatchObject({ free: y(700), overdueClaim: y(300) })
+    await part.service.requestWithdrawal(USER, withdrawal({ source: 'deposit', amount: y(700) }))
+    expect(part.posts).toHaveLength(1)
   })
 
   it('paying sends the held money out; refusing returns it to its source; either once', async () => {

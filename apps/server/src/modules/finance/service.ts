@@ -18,7 +18,7 @@ import {
   refuseWithdrawal,
   reserveWithdrawal,
 } from '@numisma/domain/postings'
-import { freeDeposit } from '@numisma/domain/quota'
+import { depositInUse } from '@numisma/domain/quota'
 import type { Clock } from '../../platform/clock'
 import { AppError } from '../../platform/errors'
 import { type IdempotencyStore, requestHash } from '../../platform/idempotency'
@@ -357,17 +357,8 @@ export class BankingService {
       // The key lapsed between the look and the claim: nothing was written; check the password.
       if (replayOnly) throw new ReplayMissed()
       if (held) {
-        if (await banking.hasOverdueOrders(tx, userId)) {
-          throw new AppError('DEPOSIT_IN_USE', { free: 0, overdue: true })
-        }
-        const free = freeDeposit(held)
-        if (request.amount > free) {
-          throw new AppError('DEPOSIT_IN_USE', {
-            free,
-            deposit: held.deposit,
-            exposure: held.exposure,
-          })
-        }
+        const inUse = depositInUse(held, request.amount)
+        if (inUse) throw new AppError('DEPOSIT_IN_USE', { ...inUse })
       } else {
         const balance = await ledger.balanceIn(tx, userId, 'balance')
         if (request.amount > balance) throw new AppError('BALANCE_LOW', { balance })

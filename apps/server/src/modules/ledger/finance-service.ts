@@ -1,6 +1,6 @@
 import type { Balances } from '@numisma/contracts/account'
 import { moveToDeposit } from '@numisma/domain/postings'
-import { freeDeposit, type OverdueClaim, overdueClaim } from '@numisma/domain/quota'
+import { depositInUse, freeDeposit, type OverdueClaim } from '@numisma/domain/quota'
 import type { Clock } from '../../platform/clock'
 import { AppError } from '../../platform/errors'
 import { type IdempotencyStore, requestHash } from '../../platform/idempotency'
@@ -60,18 +60,9 @@ export class FinanceService {
         if (claim.kind === 'replay') return claim.result
       }
       const balance = await ledger.balanceIn(tx, userId, 'balance')
-      const free = freeDeposit(held)
       if (amount > 0 && amount > balance) throw new AppError('BALANCE_LOW', { balance })
-      if (amount < 0 && -amount > free) {
-        throw new AppError('DEPOSIT_IN_USE', {
-          free,
-          deposit: held.deposit,
-          exposure: held.exposure,
-          ...(held.overdue.hammer > 0
-            ? { overdue: true, overdueClaim: overdueClaim(held.deposit, held.overdue) }
-            : {}),
-        })
-      }
+      const inUse = amount < 0 ? depositInUse(held, -amount) : null
+      if (inUse) throw new AppError('DEPOSIT_IN_USE', { ...inUse })
       await ledger.post(
         tx,
         userId,
