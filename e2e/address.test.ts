@@ -22,17 +22,21 @@ afterAll(() => browser.close())
 const addressesOf = (user: TestUser) => dataOf<Address[]>(mainCall('/user/address', { as: user }))
 
 /** Taps an entry of the open picker's column (wheel items off screen take a dispatched click). */
-async function pick(page: Page, column: number, label: string): Promise<void> {
+async function pick(page: Page, picker: string, column: number, label: string): Promise<void> {
   const item = page
+    .getByTestId(picker)
     .locator('.adm-picker-view-column')
     .nth(column)
     .locator('.adm-picker-view-column-item')
     .filter({ has: page.getByText(label, { exact: true }) })
   await item.waitFor({ state: 'attached' })
   await item.dispatchEvent('click')
-  await page.locator('.adm-picker-view-column-item-active', { hasText: label }).waitFor({
-    state: 'attached',
-  })
+  await page
+    .getByTestId(picker)
+    .locator('.adm-picker-view-column-item-active', { hasText: label })
+    .waitFor({
+      state: 'attached',
+    })
 }
 
 async function fillAddress(
@@ -44,11 +48,14 @@ async function fillAddress(
   await page.locator('[data-testid=address-mobile] input').fill(fields.mobile)
   await page.locator('[data-testid=address-detail] textarea:not([readonly])').fill(fields.detail)
   await page.locator('[data-testid=address-region]').click()
-  await page.locator('.adm-picker').waitFor()
-  await pick(page, 0, fields.province)
-  await pick(page, 1, fields.city)
+  await page.getByTestId('address-region-picker').waitFor()
+  await pick(page, 'address-region-picker', 0, fields.province)
+  await pick(page, 'address-region-picker', 1, fields.city)
   if (shot) await screenshot(page, shot)
-  await page.locator('.adm-picker-header-button', { hasText: '确定' }).click()
+  await page
+    .getByTestId('address-region-picker')
+    .locator('.adm-picker-header-button', { hasText: '确定' })
+    .click()
   await page
     .locator('[data-testid=address-region]', { hasText: `${fields.province} ${fields.city}` })
     .waitFor()
@@ -173,11 +180,20 @@ describe('shipping addresses', () => {
     await page.goto('/address/edit')
     // The first address is the default whatever the switch says, so the switch shows it.
     await page.locator('[data-testid=address-default-switch].adm-switch-checked').waitFor()
+    // Confirming the region picker untouched takes the first province and its first city.
+    await page.locator('[data-testid=address-region]').click()
+    const regionPicker = page.getByTestId('address-region-picker')
+    await regionPicker.locator('.adm-picker-view-column').nth(1).waitFor()
+    await regionPicker.locator('.adm-picker-header-button', { hasText: '确定' }).click()
+    await page.locator('[data-testid=address-region]', { hasText: '北京市 东城区' }).waitFor()
     await page.locator('[data-testid=address-country]', { hasText: '中国' }).click()
-    await page.locator('.adm-picker').waitFor()
-    await pick(page, 0, '日本')
+    await page.getByTestId('address-country-picker').waitFor()
+    await pick(page, 'address-country-picker', 0, '日本')
     await screenshot(page, 'address-country-picker')
-    await page.locator('.adm-picker-header-button', { hasText: '确定' }).click()
+    await page
+      .getByTestId('address-country-picker')
+      .locator('.adm-picker-header-button', { hasText: '确定' })
+      .click()
     await page.locator('[data-testid=address-country]', { hasText: '日本' }).waitFor()
     await page.locator('[data-testid=address-region]').waitFor({ state: 'hidden' })
     await page.locator('[data-testid=address-name] input').fill('Yamada Taro')

@@ -114,7 +114,9 @@ function AddressForm({
   const provinces = useProvinces(inChina ? CHINA : undefined)
   // The province browsed in the open picker, whose cities load as it is chosen.
   const [browsing, setBrowsing] = useState<string | undefined>()
-  const provinceIds = [...new Set([region[0], browsing].filter((p): p is string => !!p))]
+  // An empty picker opens on the first province, so its cities are there before any scrolling.
+  const opensOn = region[0] ?? provinces.data?.[0]?.id
+  const provinceIds = [...new Set([opensOn, browsing].filter((p): p is string => !!p))]
   const cities = useCitiesOf(provinceIds)
 
   const options: CascadePickerOption[] = (provinces.data ?? []).map((province) => ({
@@ -228,6 +230,7 @@ function AddressForm({
           <Picker
             columns={[(countries.data ?? []).map((c) => ({ label: c.name, value: c.id }))]}
             loading={!countries.data}
+            data-testid="address-country-picker"
             confirmText={t('common.confirm')}
             cancelText={t('common.cancel')}
           >
