@@ -21,22 +21,24 @@ afterAll(() => browser.close())
 
 const addressesOf = (user: TestUser) => dataOf<Address[]>(mainCall('/user/address', { as: user }))
 
-/** Taps an entry of the open picker's column (wheel items off screen take a dispatched click). */
+/**
+ * Taps an entry of an open picker's column (wheel items off screen take a dispatched click) until
+ * the wheel settles on it: a column the picker rebuilt meanwhile (a province's cities arriving)
+ * may have reset it.
+ */
 async function pick(page: Page, picker: string, column: number, label: string): Promise<void> {
-  const item = page
-    .getByTestId(picker)
-    .locator('.adm-picker-view-column')
-    .nth(column)
+  const wheel = page.getByTestId(picker).locator('.adm-picker-view-column').nth(column)
+  const item = wheel
     .locator('.adm-picker-view-column-item')
     .filter({ has: page.getByText(label, { exact: true }) })
-  await item.waitFor({ state: 'attached' })
-  await item.dispatchEvent('click')
-  await page
-    .getByTestId(picker)
-    .locator('.adm-picker-view-column-item-active', { hasText: label })
-    .waitFor({
-      state: 'attached',
-    })
+  const active = wheel.locator('.adm-picker-view-column-item-active', { hasText: label })
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await item.waitFor({ state: 'attached' })
+    await item.dispatchEvent('click')
+    await page.waitForTimeout(400)
+    if ((await active.count()) === 1) return
+  }
+  throw new Error(`the picker did not settle on ${label}`)
 }
 
 async function fillAddress(
@@ -66,8 +68,10 @@ describe('shipping addresses', () => {
     const { page, user } = await signedInContext(browser)
     const toasts = await recordToasts(page)
 
-    // Nothing yet: an honest empty state and the add button.
-    await page.goto('/address/list')
+    // From the user centre's entry; nothing yet: an honest empty state and the add button.
+    await page.goto('/ucenter')
+    await page.locator('[data-testid=menu-address]').click()
+    await page.waitForURL('**/address/list')
     await page.getByText('还没有收货地址').waitFor()
     await screenshot(page, 'address-empty')
 
