@@ -5,6 +5,7 @@ import { HEADER, randomUuid } from '@numisma/contracts/signing'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
+  baseUrl,
   bidAs,
   buildSpecial,
   createMallItem,
@@ -111,10 +112,16 @@ describe('delivery of paid goods', () => {
     const staff = await staffSession()
     const buyer = await createUser()
     await creditDeposit(staff, buyer, 100_000)
+    // The lot may not leave the mainland.
+    const banned = {
+      title: '袁世凯像 民国三年 壹圆 NGC AU58',
+      startPrice: 50_000,
+      exportBanned: true,
+    }
     const { lots } = await createSpecialWithLots(
       staff,
       buildSpecial({ endsInMs: 8_000, softCloseWindowSeconds: 0, staggerSeconds: 1 }),
-      [{ title: '袁世凯像 民国三年 壹圆 NGC AU58', startPrice: 50_000 }],
+      [banned],
     )
     const lotId = lots[0]!.id
     await bidAs(buyer, { lotId, amount: 50_000 })
@@ -129,6 +136,19 @@ describe('delivery of paid goods', () => {
     await creditBalance(staff, buyer, total + 20_000)
     await payWithBalance(buyer, [won.id, mallOrderId])
 
+    // An address abroad, the first and so the default.
+    const abroad = await dataOf<{ id: number }>(
+      mainCall('/user/address', {
+        as: buyer,
+        body: {
+          name: 'John Smith',
+          mobile: '+12025550123',
+          countryId: 'US',
+          detail: '1600 Pennsylvania Avenue NW, Washington',
+        },
+      }),
+    )
+
     const { page } = await signedInContext(browser, buyer)
     const toasts = await recordToasts(page)
 
@@ -140,14 +160,19 @@ describe('delivery of paid goods', () => {
     await page.locator('[data-testid=order-apply-all]').click()
     await page.waitForURL((url) => url.pathname === '/order/applySend')
 
-    // Both orders in storage, both ticked, free storage so far; express without an address yet.
+    // Both orders in storage, both ticked, free storage so far; express to the default address —
+    // abroad, where the lot may not go: the exit ban names its order and the button stays off.
     const rows = page.locator('[data-testid=pick-order]')
     await expect.poll(() => rows.count()).toBe(2)
     await expect.poll(() => page.locator('.adm-checkbox-checked').count()).toBe(2)
     expect(await rows.first().innerText()).toContain('免费保管至')
-    await page.getByText('添加收货地址').waitFor()
+    await page.locator(`[data-testid=apply-address][data-address-id="${abroad.id}"]`).waitFor()
+    const exitBan = page.locator('[data-testid=apply-exit-banned]')
+    await exitBan.waitFor()
+    expect(await exitBan.innerText()).toContain(`订单 ${won.id} 含禁止出境的拍品`)
     await page.locator('[data-testid=fee-storage][data-fen="0"]').waitFor()
-    await screenshot(page, 'delivery-apply-send-no-address')
+    expect(await page.locator('[data-testid=apply-submit]').isDisabled()).toBe(true)
+    await screenshot(page, 'delivery-apply-send-exit-banned')
 
     // A new address through the address list in select mode, and back with it chosen.
     await page.locator('[data-testid=apply-address]').click()
@@ -170,6 +195,7 @@ describe('delivery of paid goods', () => {
     expect(addressId).toBeGreaterThan(0)
     await page.locator(`[data-testid=apply-address][data-address-id="${addressId}"]`).waitFor()
     await expect.poll(() => page.locator('.adm-checkbox-checked').count()).toBe(2)
+    await exitBan.waitFor({ state: 'detached' })
 
     // Insured: the quote adds queryKeepFee's fee; the total is what the server quotes.
     // The debug tools' bubbles float over the right edge in development: the switch takes a
@@ -197,6 +223,11 @@ describe('delivery of paid goods', () => {
     await page.locator('[data-testid=apply-submit]:not([disabled])').click()
     await page.locator('[data-testid=pay-password-input]').waitFor()
     await screenshot(page, 'delivery-apply-password')
+    // A wrong password is said in the sheet with the tries left; nothing is taken.
+    await typeDigits(page, '111111')
+    const wrong = page.locator('[data-testid=pay-password-error][role=alert]')
+    await wrong.waitFor()
+    expect(await wrong.innerText()).toBe('支付密码错误，还可尝试 4 次')
     await typeDigits(page, PASSWORD)
     await page.waitForURL((url) => url.pathname === '/account/applySuc')
     const shipmentId = Number(new URL(page.url()).searchParams.get('shipmentId'))
@@ -331,5 +362,25 @@ describe('delivery of paid goods', () => {
       mainCall('/user/booking/queryBookingList', { as: buyer }),
     )
     expect(listed.find((b) => b.id === bookingId)?.status).toBe('cancelled')
+  })
+
+  it('says honestly when there is nothing to deliver, in Chinese and in English', async () => {
+    const { context, page } = await signedInContext(browser)
+    const empty = async (path: string, text: string) => {
+      await page.goto(path)
+      await page.locator('.adm-error-block-description', { hasText: text }).waitFor()
+    }
+    await empty('/order/applySend', '暂无待发货的拍品')
+    await screenshot(page, 'delivery-empty-apply-send')
+    await empty('/order/selfSend', '暂无发货中或待自提的拍品')
+    await empty('/order/selfSend/list', '暂无提货记录')
+    await empty('/order/cashpay', '暂无可预约的订单')
+    await empty('/order/cashpay/list', '暂无预约记录')
+    await screenshot(page, 'delivery-empty-cashpay-list')
+    await context.addCookies([{ name: 'lang', value: 'en', url: baseUrl() }])
+    await empty('/order/applySend', 'Nothing waiting to ship')
+    await screenshot(page, 'delivery-empty-apply-send-en')
+    await empty('/order/selfSend', 'Nothing on its way to you')
+    await context.close()
   })
 })

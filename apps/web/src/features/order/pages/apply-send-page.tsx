@@ -140,12 +140,15 @@ function ApplySendForm({ stored, counter }: { stored: StoredOrder[]; counter: st
           >
             {t('delivery.toCashpay')}
           </Button>
-        </EmptyState>
-        <p className={`${styles.hint} ${styles.center}`}>
-          <a onClick={() => inBackground(navigate('/order/selfSend'))}>
+          <Button
+            size="small"
+            fill="none"
+            className={styles.link}
+            onClick={() => inBackground(navigate('/order/selfSend'))}
+          >
             {t('delivery.toShipments')}
-          </a>
-        </p>
+          </Button>
+        </EmptyState>
       </PageFrame>
     )
   }
@@ -347,8 +350,7 @@ function StorageNote({ stored, banned }: { stored: StoredOrder; banned: boolean 
             date: formatChinaDate(Date.parse(note.until) - 1, 'YYYY-MM-DD'),
           })}
       {stored.exportBanned ? (
-        <Tag color={banned ? 'danger' : 'default'} fill="outline" className={styles.count}>
-          {' '}
+        <Tag color={banned ? 'danger' : 'default'} fill="outline" className={styles.bannedTag}>
           {t('delivery.exportBanned')}
         </Tag>
       ) : null}
