@@ -219,6 +219,9 @@ describe.each(databases)('overdue winners on $name', (kind) => {
     await sweepTwice()
     expect(await statusOf(won.orderId)).toBe('overdue')
 
+    // The user centre and the withdraw screen are told the same free deposit the move judges by.
+    const stats = await t.call({ method: 'GET', path: '/user/@statistics', as: hana })
+    expect(stats.json().data).toMatchObject({ deposit: 1_000 * YUAN, freeDeposit: 500 * YUAN })
     const escape = await move(hana, -600 * YUAN)
     expect(escape.statusCode).toBe(409)
     expect(escape.json()).toMatchObject({

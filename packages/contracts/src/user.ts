@@ -36,6 +36,11 @@ export const UserStatisticsSchema = z.object({
   deposit: Fen,
   quota: Fen,
   exposure: Fen,
+  /**
+   * The deposit that may leave now (back to the balance, or withdrawn): what exposure and any
+   * overdue lot's claim leave free (DESIGN §4). The server judges it again when asked.
+   */
+  freeDeposit: Fen,
   /** Whether the user has set a payment password (paying from the balance needs one). */
   payPasswordSet: z.boolean(),
   counts: UserCountsSchema,

@@ -24,6 +24,7 @@ import {
   quotaLimit,
   type OverdueClaim,
   withinQuota,
+  freeDeposit,
 } from '@numisma/domain/quota'
 import { endAfterBid } from '@numisma/domain/soft-close'
 import type { Clock } from '../../platform/clock'
@@ -261,12 +262,24 @@ export class BiddingService {
   }
 
   /** Deposit, quota (deposit × multiplier) and exposure of a user, as last committed (fen). */
-  async quotaOf(userId: number): Promise<{ deposit: number; quota: number; exposure: number }> {
-    const input = this.quotaInput(await this.deps.lots.committedExposure(userId))
+  async quotaOf(
+    userId: number,
+  ): Promise<{ deposit: number; quota: number; exposure: number; freeDeposit: number }> {
+    const held = await this.deps.lots.committedExposure(userId)
+    const input = this.quotaInput(held)
+    const committed = exposure(input)
     return {
       deposit: input.deposit,
       quota: quotaLimit(input.deposit, input.multiplier),
-      exposure: exposure(input),
+      exposure: committed,
+      // What the move back to the balance and a withdrawal would let out now (they judge it again
+      // under the lock): the screens show this rather than work it out without the overdue claim.
+      freeDeposit: freeDeposit({
+        deposit: input.deposit,
+        exposure: committed,
+        multiplier: input.multiplier,
+        overdue: held.overdue,
+      }),
     }
   }
 

@@ -22,7 +22,13 @@ function setup(
     },
     ledger: { balances: () => Promise.resolve({ balance: 1_200, deposit: 50_000 }) },
     bidding: {
-      quotaOf: () => Promise.resolve({ deposit: 50_000, quota: 500_000, exposure: 120_000 }),
+      quotaOf: () =>
+        Promise.resolve({
+          deposit: 50_000,
+          quota: 500_000,
+          exposure: 120_000,
+          freeDeposit: 38_000,
+        }),
       counts: () => Promise.resolve({ bidding: 2, watching: 3, entrusted: 1, pendingPayment: 0 }),
     },
     coupons: { usableCount: () => Promise.resolve(4) },
@@ -62,6 +68,7 @@ describe('UserService.statistics', () => {
       deposit: 50_000,
       quota: 500_000,
       exposure: 120_000,
+      freeDeposit: 38_000,
       payPasswordSet: false,
       counts: {
         bidding: 2,

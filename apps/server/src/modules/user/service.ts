@@ -13,7 +13,9 @@ export interface UserBalances {
  * uses, and the bidding counters. app.ts adapts the bidding module's service to this.
  */
 export interface UserBiddingFigures {
-  quotaOf(userId: number): Promise<{ deposit: number; quota: number; exposure: number }>
+  quotaOf(
+    userId: number,
+  ): Promise<{ deposit: number; quota: number; exposure: number; freeDeposit: number }>
   counts(userId: number): Promise<UserCounts>
 }
 
@@ -67,7 +69,7 @@ export class UserService {
     if (!user) throw new AppError('SESSION_INVALID')
     const [
       { balance },
-      { deposit, quota, exposure },
+      { deposit, quota, exposure, freeDeposit },
       counts,
       coupons,
       mallWatches,
@@ -99,6 +101,7 @@ export class UserService {
       deposit,
       quota,
       exposure,
+      freeDeposit,
       payPasswordSet,
       counts: {
         ...counts,

@@ -1,22 +1,14 @@
-import { freeDeposit } from '@numisma/domain/quota'
 import type { UserStatistics } from '@numisma/contracts/user'
 
 export type WithdrawalSource = 'balance' | 'deposit'
 
 /**
- * What may be withdrawn from each source now: the whole balance, and the deposit that open bids
- * and unpaid orders leave free by the domain's rule. The statistics carry the quota rather than
- * the server's multiplier; quota = deposit × multiplier (DESIGN §4) gives it back exactly.
+ * What may be withdrawn from each source now: the whole balance, and the deposit the server says
+ * is free — what open bids, unpaid orders and any overdue lot's claim leave (DESIGN §4). The
+ * server works it out by the rule it judges the request with; the screen does not guess it.
  */
 export function withdrawable(
-  user: Pick<UserStatistics, 'balance' | 'deposit' | 'quota' | 'exposure'>,
+  user: Pick<UserStatistics, 'balance' | 'freeDeposit'>,
 ): Record<WithdrawalSource, number> {
-  const balance = Math.max(0, user.balance)
-  if (user.deposit <= 0) return { balance, deposit: 0 }
-  const multiplier = user.quota / user.deposit
-  if (!(multiplier > 0)) return { balance, deposit: 0 }
-  return {
-    balance,
-    deposit: freeDeposit({ deposit: user.deposit, exposure: user.exposure, multiplier }),
-  }
+  return { balance: Math.max(0, user.balance), deposit: Math.max(0, user.freeDeposit) }
 }
