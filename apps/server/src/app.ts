@@ -413,6 +413,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     receipts: sharpReceipts,
     idempotency: new IdempotencyStore(database.db),
     passwords: payPasswords,
+    notices: noticeWriter,
   })
   const forfeits = new ForfeitService({
     transact: transactor(database),
@@ -425,6 +426,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Nor one who booked to pay cash at the counter, while the booking is open.
     bookedAtCounter: ordersBookedAtCounter,
     idempotency: new IdempotencyStore(database.db),
+    notices: noticeWriter,
   })
   // Counter cash bookings: the cash pays through payments' own path; the counter's slots are
   // shared with self-pickups (modules/delivery's slot counts).

@@ -186,6 +186,16 @@ describe.each(databases)('overdue winners on $name', (kind) => {
     expect(res.json().data).toMatchObject({ taken: 800 * YUAN, deposit: 1_200 * YUAN })
     expect(await balanceOf(t, dave, 'deposit')).toBe(1_200 * YUAN)
     expect((await forfeit(999_999)).statusCode).toBe(404)
+    // The winner was told both: overdue (with the lot), then what the forfeit took.
+    const notices = await t.call({ method: 'GET', path: '/user/notices', as: dave })
+    expect(
+      notices.json().data.map((n: { kind: string; params: unknown }) => [n.kind, n.params]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['order_forfeited', { orderId: won.orderId, amount: 800 * YUAN }],
+        ['order_overdue', { orderId: won.orderId, title: expect.any(String) }],
+      ]),
+    )
   })
   const move = (as: Session, amount: number) =>
     t.call({ method: 'PATCH', path: `/user/${as.userId}/@finance`, as, body: { amount } })

@@ -231,6 +231,13 @@ function setup(
         : Promise.reject(new AppError('PAY_PASSWORD_WRONG')),
     ),
   }
+  const told: { userId: number; kind: string; params: unknown; link: string | null }[] = []
+  const notices = {
+    add: vi.fn((_tx: Tx, userId: number, kind: string, params: unknown, link: string | null) => {
+      told.push({ userId, kind, params, link })
+      return Promise.resolve()
+    }),
+  }
   const transact = ((work: (tx: Tx) => Promise<unknown>) => work({} as Tx)) as Transact
   const service = new BankingService({
     transact,
@@ -242,9 +249,11 @@ function setup(
     receipts,
     idempotency: idempotency as unknown as IdempotencyStore,
     passwords,
+    notices,
   })
   return {
     service,
+    told,
     banking,
     ledger,
     posts,
@@ -367,6 +376,14 @@ describe('staff deciding a remittance', () => {
     ])
     expect(s.settlement.settleFromBalance).toHaveBeenCalledWith(expect.anything(), USER, [10], NOW)
     expect(s.banking.remittanceRows[0]!.transfer_id).toBe(1)
+    expect(s.told).toEqual([
+      {
+        userId: USER,
+        kind: 'remittance_confirmed',
+        params: { remittanceId: 1, amount: y(1_000) },
+        link: '/account/sendBankInfo',
+      },
+    ])
 
     expect((await refusal(s.service.confirmRemittance(1, {}, STAFF))).code).toBe('NOT_PENDING')
     expect((await refusal(s.service.rejectRemittance(1, undefined, STAFF))).code).toBe(
@@ -440,6 +457,14 @@ describe('staff deciding a remittance', () => {
     expect(s.posts).toEqual([])
     expect(s.banking.orders.get(10)!.payMethod).toBeNull()
     expect(s.banking.orders.get(11)!.payMethod).toBe('remittance')
+    expect(s.told).toEqual([
+      {
+        userId: USER,
+        kind: 'remittance_rejected',
+        params: { remittanceId: 1, note: '未到账' },
+        link: '/account/sendBankInfo',
+      },
+    ])
   })
 
   it('answers 404 for a notice that does not exist', async () => {
@@ -534,6 +559,10 @@ describe('withdrawals', () => {
     )
     expect((await refusal(s.service.payWithdrawal(2, undefined, STAFF))).code).toBe('NOT_PENDING')
     expect(s.posts).toHaveLength(posted)
+    expect(s.told.map(({ kind, params }) => ({ kind, params }))).toEqual([
+      { kind: 'withdrawal_paid', params: { withdrawalId: 1, amount: y(300) } },
+      { kind: 'withdrawal_refused', params: { withdrawalId: 2, amount: y(200), note: '户名不符' } },
+    ])
   })
 
   it('asks the payment password first: a wrong one reserves nothing; a committed retry replays without it', async () => {

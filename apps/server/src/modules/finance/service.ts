@@ -25,6 +25,7 @@ import { type IdempotencyStore, requestHash } from '../../platform/idempotency'
 import { ReplayMissed, replayOrVerify } from '../../platform/password-guard'
 import type { Transact, Tx } from '../../platform/transactions'
 import type { OrderSettlement, PayPasswordCheck } from '../payments/ports'
+import { type NoticeWriter, REMITTANCES_LINK, WITHDRAWALS_LINK } from '../notices/writer'
 import {
   toCompanyBank,
   toRemittance,
@@ -68,6 +69,8 @@ export interface BankingDeps {
   idempotency: IdempotencyStore
   /** The payment password (modules/account), asked before money leaves for a bank account. */
   passwords: PayPasswordCheck
+  /** Tells the user of staff's decisions, in the decision's transaction. */
+  notices: NoticeWriter
 }
 
 /** Who asks: a user (their own id owns their idempotency keys) or staff (negative ids, DESIGN §2). */
@@ -255,6 +258,13 @@ export class BankingService {
       ) {
         throw new AppError('NOT_PENDING')
       }
+      await this.deps.notices.add(
+        tx,
+        notice.user_id,
+        'remittance_confirmed',
+        { remittanceId, amount: received },
+        REMITTANCES_LINK,
+      )
       const result = toStaffRemittance(await this.remittanceIn(tx, remittanceId))
       await this.complete(tx, actor.idempotencyOwner, actor.idempotencyKey, result)
       return result
@@ -296,6 +306,13 @@ export class BankingService {
       ) {
         throw new AppError('NOT_PENDING')
       }
+      await this.deps.notices.add(
+        tx,
+        notice.user_id,
+        'remittance_rejected',
+        { remittanceId, ...(note ? { note } : {}) },
+        REMITTANCES_LINK,
+      )
       const stillAwaited = new Set(
         await banking.submittedRemittanceOrderIds(tx, notice.user_id, remittanceId),
       )
@@ -428,6 +445,16 @@ export class BankingService {
           ? payWithdrawal(withdrawal.amount)
           : refuseWithdrawal(withdrawal.amount, source),
       )
+      const told = { withdrawalId: id, amount: withdrawal.amount }
+      await (status === 'paid'
+        ? this.deps.notices.add(tx, withdrawal.user_id, 'withdrawal_paid', told, WITHDRAWALS_LINK)
+        : this.deps.notices.add(
+            tx,
+            withdrawal.user_id,
+            'withdrawal_refused',
+            { ...told, ...(note ? { note } : {}) },
+            WITHDRAWALS_LINK,
+          ))
       const result = toStaffWithdrawal(await this.withdrawalIn(tx, id))
       await this.complete(tx, actor.idempotencyOwner, actor.idempotencyKey, result)
       return result

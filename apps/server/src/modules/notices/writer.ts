@@ -69,3 +69,9 @@ export function noticeWriterFor(database: Database, clock: Clock): NoticeWriter 
 export const lotLink = (lotId: number): string => `/productDetail?id=${lotId}`
 /** Where a notice about unpaid orders leads: paying them. */
 export const payLink = (orderId: number): string => `/account/pay?orderIds=${orderId}`
+/** Where a notice about a remittance notice leads: the bank transfer screen with the user's list. */
+export const REMITTANCES_LINK = '/account/sendBankInfo'
+/** Where a notice about a withdrawal leads: the withdraw screen with the user's requests. */
+export const WITHDRAWALS_LINK = '/account/withdraw'
+/** Where a notice about the deposit leads: the user centre's money card. */
+export const DEPOSIT_LINK = '/ucenter'

@@ -59,13 +59,14 @@ export class OverdueRepository {
 
   /**
    * Marks the orders overdue, each only if it is still unpaid and due: the conditional update is
-   * what makes it happen once. Returns the orders it changed, with their winners.
+   * what makes it happen once. Returns the orders it changed, with their winners and lots' titles
+   * (the winner is told which lot).
    */
   async markOverdue(
     tx: Tx,
     ids: readonly number[],
     now: number,
-  ): Promise<{ id: number; userId: number }[]> {
+  ): Promise<{ id: number; userId: number; title: string }[]> {
     if (ids.length === 0) return []
     const rows = await tx
       .updateTable('orders')
@@ -74,9 +75,23 @@ export class OverdueRepository {
       .where('kind', '=', 'auction')
       .where('status', '=', 'pending_payment')
       .where('due_at', '<=', now)
-      .returning(['id', 'user_id'])
+      .returning(['id', 'user_id', 'lot_id'])
       .execute()
-    return rows.map((r) => ({ id: r.id, userId: r.user_id })).sort((a, b) => a.id - b.id)
+    const lotIds = rows.flatMap((r) => (r.lot_id === null ? [] : [r.lot_id]))
+    const titles = new Map(
+      lotIds.length === 0
+        ? []
+        : (
+            await tx.selectFrom('lots').select(['id', 'title']).where('id', 'in', lotIds).execute()
+          ).map((l) => [l.id, l.title] as const),
+    )
+    return rows
+      .map((r) => ({
+        id: r.id,
+        userId: r.user_id,
+        title: (r.lot_id !== null ? titles.get(r.lot_id) : undefined) ?? '',
+      }))
+      .sort((a, b) => a.id - b.id)
   }
 
   async lockOrder(tx: Tx, orderId: number): Promise<LockedAuctionOrder | undefined> {

@@ -28,15 +28,23 @@ describe('OverdueJob', () => {
         return Promise.resolve(due(...(pages.shift() ?? [])))
       }),
       markOverdue: vi.fn((_tx: Tx, ids: readonly number[]) =>
-        Promise.resolve(ids.map((id) => ({ id, userId: owner(id) }))),
+        Promise.resolve(ids.map((id) => ({ id, userId: owner(id), title: `lot of ${id}` }))),
       ),
     }
     const stopProxies = vi.fn(() => Promise.resolve())
     const awaitingRemittance = vi.fn((_tx: Tx, ids: readonly number[]) =>
       Promise.resolve(new Set(ids.filter((id) => awaited.includes(id)))),
     )
-    const job = new OverdueJob({ transact, orders, clock, stopProxies, awaitingRemittance })
-    return { job, orders, stopProxies, awaitingRemittance }
+    const notices = { add: vi.fn(() => Promise.resolve()) }
+    const job = new OverdueJob({
+      transact,
+      orders,
+      clock,
+      stopProxies,
+      awaitingRemittance,
+      notices,
+    })
+    return { job, orders, stopProxies, awaitingRemittance, notices }
   }
 
   it('marks what it locked as due, judged by the clock read after the locks', async () => {
@@ -51,6 +59,15 @@ describe('OverdueJob', () => {
     await s.job.sweep()
     expect(s.stopProxies).toHaveBeenCalledTimes(1)
     expect(s.stopProxies).toHaveBeenCalledWith(expect.anything(), [101, 100], NOW + 1_000)
+  })
+
+  it('tells each new overdue winner which lot, with a link to pay it', async () => {
+    const s = setupJob([[3, 4]])
+    await s.job.sweep()
+    expect(s.notices.add.mock.calls.map((c) => c.slice(1))).toEqual([
+      [101, 'order_overdue', { orderId: 3, title: 'lot of 3' }, '/account/pay?orderIds=3'],
+      [100, 'order_overdue', { orderId: 4, title: 'lot of 4' }, '/account/pay?orderIds=4'],
+    ])
   })
 
   it('leaves orders a waiting remittance notice names pending, and looks past them', async () => {
@@ -68,6 +85,7 @@ describe('OverdueJob', () => {
 
 function setupForfeit(order: LockedAuctionOrder | undefined, deposit: number, awaited = false) {
   const posts: { userId: number; kind: string; memo: string; legs: readonly Leg[] }[] = []
+  const notices = { add: vi.fn(() => Promise.resolve()) }
   const orders = {
     lockOrder: vi.fn(() => Promise.resolve(order)),
     markForfeited: vi.fn(() => {
@@ -96,8 +114,9 @@ function setupForfeit(order: LockedAuctionOrder | undefined, deposit: number, aw
       claim: vi.fn(() => Promise.resolve({ kind: 'new' })),
       complete: vi.fn(() => Promise.resolve()),
     } as unknown as IdempotencyStore,
+    notices,
   })
-  return { service, posts, orders }
+  return { service, posts, orders, notices }
 }
 
 const overdueOrder = (overrides: Partial<LockedAuctionOrder> = {}): LockedAuctionOrder => ({
@@ -141,8 +160,12 @@ describe('ForfeitService', () => {
         ],
       },
     ])
+    expect(s.notices.add.mock.calls.map((c) => c.slice(1))).toEqual([
+      [5, 'order_forfeited', { orderId: 42, amount: y(3_000) }, '/ucenter'],
+    ])
     expect(await refusal(s.service.forfeit(42, STAFF))).toBe('NOT_PENDING')
     expect(s.posts).toHaveLength(1)
+    expect(s.notices.add).toHaveBeenCalledTimes(1)
   })
 
   it('takes no more than the deposit, and nothing (but still closes) from an empty one', async () => {

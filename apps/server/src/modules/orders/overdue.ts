@@ -7,6 +7,7 @@ import { AppError } from '../../platform/errors'
 import { type IdempotencyStore, requestHash } from '../../platform/idempotency'
 import { IntervalJob } from '../../platform/interval-job'
 import { type Transact, transactor, type Tx } from '../../platform/transactions'
+import { DEPOSIT_LINK, type NoticeWriter, noticeWriterFor, payLink } from '../notices/writer'
 import { type DueOrder, OverdueRepository } from './overdue-repository'
 
 /** At most this many orders marked per run, so a backlog never holds a run for long. */
@@ -40,6 +41,8 @@ export interface OverdueJobDeps {
   stopProxies: StopProxies
   /** Orders booked for cash at the counter are paid offline and left pending. */
   bookedAtCounter?: BookedAtCounter
+  /** Tells each winner their lot went overdue, in the marking transaction. */
+  notices: Pick<NoticeWriter, 'add'>
   log?: FastifyBaseLogger
 }
 
@@ -73,6 +76,7 @@ export class OverdueJob {
       transact: transactor(database),
       orders: new OverdueRepository(database.db, database.dialect),
       clock,
+      notices: noticeWriterFor(database, clock),
       ...options,
     })
   }
@@ -81,7 +85,7 @@ export class OverdueJob {
   sweep(): Promise<number[]> {
     const { orders, clock, awaitingRemittance, stopProxies } = this.deps
     return this.deps.transact(async (tx) => {
-      const marked: { id: number; userId: number }[] = []
+      const marked: { id: number; userId: number; title: string }[] = []
       let after: DueOrder | undefined
       for (let page = 0; page < MAX_PAGES && marked.length < BATCH; page++) {
         const limit = BATCH - marked.length
@@ -103,6 +107,15 @@ export class OverdueJob {
         after = due[due.length - 1]
       }
       await stopProxies(tx, [...new Set(marked.map((o) => o.userId))], clock.now())
+      for (const o of marked) {
+        await this.deps.notices.add(
+          tx,
+          o.userId,
+          'order_overdue',
+          { orderId: o.id, title: o.title },
+          payLink(o.id),
+        )
+      }
       return marked.map((o) => o.id).sort((a, b) => a - b)
     })
   }
@@ -134,6 +147,8 @@ export interface ForfeitDeps {
   /** An order booked for cash at the counter is paid offline: not forfeited (ORDER_PAID_OFFLINE). */
   bookedAtCounter?: BookedAtCounter
   idempotency: IdempotencyStore
+  /** Tells the winner what was taken, in the forfeit's transaction. */
+  notices: Pick<NoticeWriter, 'add'>
 }
 
 /**
@@ -196,6 +211,13 @@ export class ForfeitService {
           forfeitDeposit(taken),
         )
       }
+      await this.deps.notices.add(
+        tx,
+        order.userId,
+        'order_forfeited',
+        { orderId, amount: taken },
+        DEPOSIT_LINK,
+      )
       const result: Forfeit = {
         orderId,
         userId: order.userId,
