@@ -156,6 +156,11 @@ describe('delivery of paid goods', () => {
     await page.goto('/order/list?tab=ship')
     await page.locator(`[data-testid=order-card][data-order-id="${won.id}"]`).waitFor()
     await page.locator(`[data-testid=order-card][data-order-id="${mallOrderId}"]`).waitFor()
+    // From the waiting-to-ship reads: storage is free for now, until the 30th day after payment.
+    const storage = page.locator(
+      `[data-testid=order-card][data-order-id="${won.id}"] [data-testid=order-storage]`,
+    )
+    expect(await storage.innerText()).toMatch(/^免费保管至 \d{4}-\d{2}-\d{2}$/)
     await screenshot(page, 'delivery-orders-ship')
     await page.locator('[data-testid=order-apply-all]').click()
     await page.waitForURL((url) => url.pathname === '/order/applySend')

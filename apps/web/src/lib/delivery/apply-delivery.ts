@@ -17,10 +17,10 @@ import { ORDERS_KEY, USER_STATISTICS_KEY } from '../orders/query-keys'
 import { DELIVERY_KEY } from './query-keys'
 
 /**
- * What the apply call takes: the contract's body and, when the fees come to more than nothing, the
- * payment password — the fees are taken from the balance like a balance payment (DESIGN §9).
+ * What the apply call takes (the contract's body): with `payPassword` when the fees come to more
+ * than nothing — they are taken from the balance like a balance payment (ADR 015).
  */
-export type DeliveryApplyBody = z.input<typeof DeliveryApplySchema> & { payPassword?: string }
+export type DeliveryApplyBody = z.input<typeof DeliveryApplySchema>
 
 /**
  * POST /api/user/logistic/delivery/apply: the chosen paid orders in storage go out in one

@@ -57,8 +57,12 @@ export function bookingsQueryOptions() {
   })
 }
 
-export function useBookings() {
-  return useInfiniteQuery(bookingsQueryOptions())
+/** `fresh`: read again on mount even when cached (a screen that must show a booking just made). */
+export function useBookings({ fresh = false }: { fresh?: boolean } = {}) {
+  return useInfiniteQuery({
+    ...bookingsQueryOptions(),
+    ...(fresh ? { refetchOnMount: 'always' as const } : {}),
+  })
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Booking, DeliveryInfo, Shipment } from '@numisma/contracts/delivery'
+import type { OrdersPage } from '@numisma/contracts/orders'
 import { MutationObserver, QueryClient } from '@tanstack/react-query'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { PAY_PASSWORD_SETTINGS_KEY } from '../account/pay-password'
@@ -14,6 +15,7 @@ import {
   getBookings,
 } from './bookings'
 import { deliveryInfoQueryOptions, getDeliveryInfo, getExitBan, getKeepFee } from './delivery-info'
+import { getWaitingToShip, waitingToShipQueryOptions } from './order-groups'
 import { BOOKINGS_KEY, DELIVERY_INFO_KEY, SHIPMENTS_KEY } from './query-keys'
 import {
   confirmReceipt,
@@ -356,5 +358,73 @@ describe('counter cash bookings', () => {
       expect(stale(USER_STATISTICS_KEY)).toBe(true)
       expect(stale([...SHIPMENTS_KEY, 'waiting'])).toBe(false)
     }
+  })
+})
+
+describe('waiting to ship (the order-group reads)', () => {
+  const order = (id: number, kind: 'auction' | 'mall', createdAt: string) => ({
+    id,
+    kind,
+    status: 'paid' as const,
+    items: [item],
+    goods: 50_000,
+    fee: 0,
+    discount: 0,
+    total: 50_000,
+    userCouponId: null,
+    payMethod: 'balance',
+    createdAt,
+    dueAt: null,
+    paidAt: createdAt,
+    cancelledAt: null,
+    storageFee: 0,
+    storageFreeUntil: '2030-02-01T16:00:00.000Z',
+  })
+
+  it('reads won lots and mall orders from their own calls', async () => {
+    server.reply = { data: [], page: 1, pageSize: 50, total: 0 }
+    await getWaitingToShip('auction', 1)
+    expect(lastCall()).toMatchObject({
+      path: '/user/logistic/waiting',
+      query: { page: 1, pageSize: 50 },
+      defaultError: 'GET_LIST_FAILED',
+    })
+    await getWaitingToShip('mall', 2)
+    expect(lastCall()).toMatchObject({
+      path: '/user/bplus/queryNoPaymentMark',
+      query: { page: 2, pageSize: 50 },
+    })
+  })
+
+  it('merges every page of both, newest first, under the orders root', async () => {
+    const pages: Record<string, OrdersPage> = {
+      '/user/logistic/waiting:1': {
+        data: [order(3, 'auction', '2030-01-03T00:00:00.000Z')],
+        page: 1,
+        pageSize: 1,
+        total: 2,
+      },
+      '/user/logistic/waiting:2': {
+        data: [order(1, 'auction', '2030-01-01T00:00:00.000Z')],
+        page: 2,
+        pageSize: 1,
+        total: 2,
+      },
+      '/user/bplus/queryNoPaymentMark:1': {
+        data: [order(2, 'mall', '2030-01-02T00:00:00.000Z')],
+        page: 1,
+        pageSize: 1,
+        total: 1,
+      },
+    }
+    server.reply = (query: { page: number }) => {
+      const path = String(server.calls.at(-1)?.path)
+      return pages[`${path}:${query.page}`]
+    }
+    const options = waitingToShipQueryOptions()
+    expect(options.queryKey.slice(0, 1)).toEqual(ORDERS_KEY)
+    const merged = await new QueryClient().query(options)
+    expect(merged.map((o) => o.id)).toEqual([3, 2, 1])
+    expect(server.calls).toHaveLength(3)
   })
 })

@@ -1,6 +1,7 @@
 import { Button, Dialog } from 'antd-mobile'
 import type { Order, OrderItem } from '@numisma/contracts/orders'
 import { formatChinaDate } from '@numisma/contracts/dates'
+import { formatFen } from '@numisma/contracts/money'
 import { useTranslation } from 'react-i18next'
 import { Link, useNavigate } from 'react-router'
 import { Price } from '../../../components/price'
@@ -125,7 +126,18 @@ function DeliveryActions({ order }: { order: Order }) {
   const paid = order.status === 'paid'
   return (
     <div className={styles.pending}>
-      <span className={styles.note}>{paid ? t('delivery.inStorage') : null}</span>
+      <span className={styles.note} data-testid="order-storage">
+        {!paid
+          ? null
+          : order.storageFee !== undefined && order.storageFee > 0
+            ? t('delivery.storageFee', { fee: formatFen(order.storageFee) })
+            : order.storageFreeUntil !== undefined
+              ? t('delivery.storageFree', {
+                  // The instant storage starts to cost: the last free day is the one before.
+                  date: formatChinaDate(Date.parse(order.storageFreeUntil) - 1, 'YYYY-MM-DD'),
+                })
+              : t('delivery.inStorage')}
+      </span>
       <span className={styles.actions}>
         <Button
           size="mini"

@@ -9,31 +9,41 @@ import { PageFrame } from '../../../components/page-frame'
 import { useRecheckAtExpiry } from '../../../lib/orders/expiry-recheck'
 import { useAllOrders } from '../../../lib/orders/get-all-orders'
 import { usePendingOrders } from '../../../lib/orders/get-pending-orders'
+import { useWaitingToShip } from '../../../lib/delivery/order-groups'
 import { OrderCard } from './order-card'
 import { ORDER_TABS, ordersOfTab, parseOrderTab } from './order-tabs'
 import styles from './order-list.module.css'
 
 /**
  * /order/list and /myOrder (spec §2, both kept alive): the caller's orders by group (spec §4).
- * 待付款 is the spec's pending-payment call, and its length is the tab's count; the other tabs file
- * the caller's whole list by the domain's group of each status (the rule of the server's group reads
- * and counters), so a group with no orders says so rather than "coming soon". 待发货 leads to
- * applying for delivery of the paid orders in storage.
+ * 待付款 is the spec's pending-payment call, and its length is the tab's count; 待发货 is the spec's
+ * two waiting-to-ship reads (won lots and mall orders, with the storage each has run up) and leads
+ * to applying for delivery; the other tabs file the caller's whole list by the domain's group of
+ * each status (the rule of the server's group reads and counters), so a group with no orders says
+ * so rather than "coming soon".
  */
 export function OrderList() {
   const { t } = useTranslation()
   const [params, setParams] = useSearchParams()
   const tab = parseOrderTab(params.get('tab'))
   const pending = usePendingOrders()
-  const all = useAllOrders(tab !== 'pay')
-  const list = tab === 'pay' ? pending : all
-  const shown = tab === 'pay' ? pending.data : all.data && ordersOfTab(tab, all.data)
+  const all = useAllOrders(tab !== 'pay' && tab !== 'ship')
+  const waiting = useWaitingToShip(tab === 'ship')
+  const list = tab === 'pay' ? pending : tab === 'ship' ? waiting : all
+  const shown =
+    tab === 'pay'
+      ? pending.data
+      : tab === 'ship'
+        ? waiting.data
+        : all.data && ordersOfTab(tab, all.data)
   const payCount = pending.data?.length ?? 0
   const { active } = useKeepAliveContext()
   const navigate = useNavigate()
   const inStorage = tab === 'ship' ? (shown ?? []).filter((o) => o.status === 'paid').length : 0
   // An unpaid order whose countdown reaches zero is looked at again once the server cancelled it.
-  const loaded = (tab === 'pay' ? [pending] : [pending, all]).filter((q) => q.data !== undefined)
+  const loaded = (tab === 'pay' ? [pending] : [pending, tab === 'ship' ? waiting : all]).filter(
+    (q) => q.data !== undefined,
+  )
   useRecheckAtExpiry(
     loaded.length === 0 ? undefined : loaded.flatMap((q) => q.data ?? []),
     Math.min(...loaded.map((q) => q.dataUpdatedAt)),

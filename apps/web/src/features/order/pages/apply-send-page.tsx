@@ -92,7 +92,11 @@ function ApplySendForm({ stored, counter }: { stored: StoredOrder[]; counter: st
   const settling = quote.isPlaceholderData || quote.isFetching
   const banned =
     express && ((exitBan.data && !exitBan.data.allowed) || (q !== null && q.exitBanned))
-  const bannedIds = exitBan.data?.bannedOrderIds ?? []
+  // The exit-ban call names them; until it answers (the quote may say banned first), the orders'
+  // own flags do — the same rule.
+  const bannedIds =
+    exitBan.data?.bannedOrderIds ??
+    stored.filter((s) => s.exportBanned && chosenIds.includes(s.order.id)).map((s) => s.order.id)
 
   const update = (changes: Record<string, string | null>) => {
     const next = new URLSearchParams(params)

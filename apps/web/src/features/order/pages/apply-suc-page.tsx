@@ -59,12 +59,13 @@ function ShipmentSuccess({ id }: { id: number }) {
 }
 
 function BookingSuccess({ id }: { id: number }) {
-  const bookings = useBookings()
+  // Read afresh: a cached list from the booking screen may predate the booking.
+  const bookings = useBookings({ fresh: true })
   const counter = useDeliveryInfo()
   const booking: Booking | undefined = bookings.data?.pages
     .flatMap((page) => page.data)
     .find((b) => b.id === id)
-  if (bookings.isPending) return <Loading />
+  if (!bookings.isFetchedAfterMount && !bookings.isError) return <Loading />
   return (
     <Success
       title="applySuc.cashTitle"
