@@ -394,7 +394,7 @@ export const zhCN = {
     methods: { express: '快递邮寄', pickup: '到店自提', cash: '柜台现金' },
     orders: '选择拍品',
     selected: '已选 {{count}} / {{total}}',
-    count: '共 {{count}} 件',
+    count: '共 {{count}} 个订单',
     noneSelected: '请勾选要提货的拍品',
     storageFree: '免费保管至 {{date}}',
     storageFee: '已产生保管费 ¥{{fee}}',
