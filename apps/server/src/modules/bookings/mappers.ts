@@ -6,8 +6,7 @@ import {
   type PickupSlot,
   type StaffBooking,
 } from '@numisma/contracts/delivery'
-import type { OrderItem } from '@numisma/contracts/orders'
-import { parseImages } from '../catalog/mappers'
+import { orderItemOf } from '../orders/mappers'
 import type { BookingOrderItemRow, BookingRow } from './repository'
 
 function statusOf(value: string): BookingStatus {
@@ -22,28 +21,6 @@ function slotOf(value: string): PickupSlot {
   return slot
 }
 
-/** What an order is for; the unit price is the order's own (price × quantity when placed). */
-function itemOf(row: BookingOrderItemRow): OrderItem {
-  const quantity = Math.max(1, row.quantity)
-  const price = Math.round(row.amount / quantity)
-  if (row.kind === 'auction') {
-    return {
-      title: row.lot_title ?? '',
-      ...(row.lot_id === null ? {} : { lotId: row.lot_id }),
-      quantity,
-      price,
-      image: parseImages(row.lot_images ?? '[]')[0] ?? '',
-    }
-  }
-  return {
-    title: row.mall_title ?? '',
-    ...(row.product_no === null ? {} : { productNo: row.product_no }),
-    quantity,
-    price,
-    image: parseImages(row.mall_images ?? '[]')[0] ?? '',
-  }
-}
-
 /** A booking in BookingSchema's shape, with the orders (and their items) it holds. */
 export function toBooking(row: BookingRow, orders: readonly BookingOrderItemRow[]): Booking {
   const mine = orders.filter((o) => o.booking_id === row.id)
@@ -53,7 +30,7 @@ export function toBooking(row: BookingRow, orders: readonly BookingOrderItemRow[
     date: row.date,
     slot: slotOf(row.slot),
     orderIds: mine.map((o) => o.order_id),
-    items: mine.map(itemOf),
+    items: mine.map(orderItemOf),
     total: row.total,
     createdAt: new Date(row.created_at).toISOString(),
     completedAt: row.completed_at === null ? null : new Date(row.completed_at).toISOString(),

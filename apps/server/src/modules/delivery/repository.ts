@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import type { Dialect } from '../../platform/db'
 import type { DB } from '../../platform/schema'
 import type { Tx } from '../../platform/transactions'
+import { ORDER_ROW_COLUMNS } from '../orders/order-columns'
 
 /** An order as applying for delivery judges it, read under its row lock. */
 export interface LockedOrder {
@@ -333,28 +334,8 @@ export class DeliveryRepository {
       .leftJoin('lots', 'lots.id', 'orders.lot_id')
       .leftJoin('mall_items', 'mall_items.id', 'orders.mall_item_id')
       .select([
-        'orders.id',
-        'orders.user_id',
-        'orders.kind',
-        'orders.status',
-        'orders.lot_id',
-        'orders.quantity',
-        'orders.amount',
-        'orders.fee',
-        'orders.discount',
-        'orders.total',
-        'orders.user_coupon_id',
-        'orders.pay_method',
-        'orders.created_at',
-        'orders.due_at',
-        'orders.paid_at',
-        'orders.cancelled_at',
-        'lots.title as lot_title',
-        'lots.images as lot_images',
+        ...ORDER_ROW_COLUMNS,
         'lots.export_banned as lot_export_banned',
-        'mall_items.product_no',
-        'mall_items.title as mall_title',
-        'mall_items.images as mall_images',
         'mall_items.export_banned as mall_export_banned',
       ])
       .where('orders.id', 'in', [...orderIds])

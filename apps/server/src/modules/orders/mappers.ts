@@ -17,11 +17,25 @@ function statusOf(value: string): OrderStatus {
   return status
 }
 
+/** The columns an order's item is made from (an order read joined with its lot or mall item). */
+export type OrderItemFacts = Pick<
+  OrderRow,
+  | 'kind'
+  | 'quantity'
+  | 'amount'
+  | 'lot_id'
+  | 'lot_title'
+  | 'lot_images'
+  | 'product_no'
+  | 'mall_title'
+  | 'mall_images'
+>
+
 /**
  * What the order is for. The unit price comes from the order (`amount` is price × quantity as it
  * was when the order was placed), never from the item's current price.
  */
-function itemOf(row: OrderRow): OrderItem {
+export function orderItemOf(row: OrderItemFacts): OrderItem {
   const quantity = Math.max(1, row.quantity)
   const price = Math.round(row.amount / quantity)
   if (row.kind === 'auction') {
@@ -48,7 +62,7 @@ export function toOrder(row: OrderRow): Order {
     id: row.id,
     kind: kindOf(row.kind),
     status: statusOf(row.status),
-    items: [itemOf(row)],
+    items: [orderItemOf(row)],
     goods: row.amount,
     fee: row.fee,
     discount: row.discount,

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { DB } from '../../platform/schema'
+import { ORDER_ROW_COLUMNS } from './order-columns'
 import type { LockedMallItem } from './repository'
 
 /** An order is a deal (成交) once paid, whatever happens to its delivery after. */
@@ -21,29 +22,7 @@ export class OrderReads {
       .selectFrom('orders')
       .leftJoin('lots', 'lots.id', 'orders.lot_id')
       .leftJoin('mall_items', 'mall_items.id', 'orders.mall_item_id')
-      .select([
-        'orders.id',
-        'orders.user_id',
-        'orders.kind',
-        'orders.status',
-        'orders.lot_id',
-        'orders.quantity',
-        'orders.amount',
-        'orders.fee',
-        'orders.discount',
-        'orders.total',
-        'orders.user_coupon_id',
-        'orders.pay_method',
-        'orders.created_at',
-        'orders.due_at',
-        'orders.paid_at',
-        'orders.cancelled_at',
-        'lots.title as lot_title',
-        'lots.images as lot_images',
-        'mall_items.product_no',
-        'mall_items.title as mall_title',
-        'mall_items.images as mall_images',
-      ])
+      .select(ORDER_ROW_COLUMNS)
   }
 
   /** The user's orders pending payment, newest first. */
