@@ -239,6 +239,11 @@ export const ERRORS = {
     zh: '预约日当天及之后不能取消预约，请联系柜台',
     en: 'a booking can be cancelled only before its day; ask the counter',
   },
+  BOOKING_LIMIT: {
+    status: 409,
+    zh: '柜台预约已达上限（每天 1 个、共 3 个未完成），请先完成或取消已有预约',
+    en: 'you have as many open counter bookings as allowed (one a day, three in all); complete or cancel one first',
+  },
   EXIT_BANNED: {
     status: 409,
     zh: '所选拍品禁止出境，不能寄往中国大陆以外的地址',
