@@ -21,6 +21,7 @@ import { accountRoutes } from './modules/account/routes'
 import { AccountService } from './modules/account/service'
 import { BiddingReads } from './modules/bidding/reads-repository'
 import { ordersBookedAtCounter } from './modules/bookings/booked-orders'
+import { BookingExpiry } from './modules/bookings/expiry'
 import { BookingsRepository } from './modules/bookings/repository'
 import { bookingRoutes } from './modules/bookings/routes'
 import { BookingService } from './modules/bookings/service'
@@ -197,6 +198,23 @@ export function overdueJobFor(
 }
 
 /**
+ * Ends counter cash bookings whose day is over, giving their places back to the counter's slot
+ * counts (modules/delivery, shared with self-pickups). server.ts starts it; tests sweep with it.
+ */
+export function bookingExpiryFor(
+  database: Database,
+  clock: Clock,
+  options: { log?: FastifyBaseLogger } = {},
+): BookingExpiry {
+  return BookingExpiry.forDatabase(
+    database,
+    clock,
+    { release: (tx, date, slot) => slotCounts.releaseSlotPlace(tx, database.dialect, date, slot) },
+    options,
+  )
+}
+
+/**
  * The 30-minute mall-order expiry (DESIGN §5) with what other modules provide. server.ts starts
  * it; tests sweep with it.
  */
@@ -359,6 +377,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     holds: couponHoldsFor(database),
     idempotency: new IdempotencyStore(database.db),
     categoryChain: (categoryId) => catalog.mallCategoryChain(categoryId),
+    // A mall order an open counter booking holds is not the buyer's to cancel (ADR 016).
+    bookedAtCounter: ordersBookedAtCounter,
   })
   const mall = new MallService({
     clock,

@@ -1,5 +1,5 @@
 import path from 'node:path'
-import { buildApp, mallOrderExpiryFor, overdueJobFor } from './app'
+import { bookingExpiryFor, buildApp, mallOrderExpiryFor, overdueJobFor } from './app'
 import { IdempotencyPurger, IdempotencyStore } from './platform/idempotency'
 import { ClosingSweeper } from './modules/bidding/closing'
 import { ReminderJob } from './modules/bidding/reminders'
@@ -78,6 +78,9 @@ async function main(): Promise<void> {
   // Shipped goods are received by themselves 15 days after shipping (DESIGN §6).
   const completion = CompletionJob.forDatabase(database, systemClock, { log: app.log })
   completion.start()
+  // Counter cash bookings whose day is over end by themselves, giving their slot places back.
+  const bookingExpiry = bookingExpiryFor(database, systemClock, { log: app.log })
+  bookingExpiry.start()
   const purger = new IdempotencyPurger(new IdempotencyStore(database.db), systemClock, (error) =>
     app.log.error({ err: error }, 'idempotency purge failed'),
   )
@@ -97,6 +100,7 @@ async function main(): Promise<void> {
     await expiry.stop()
     await overdue.stop()
     await completion.stop()
+    await bookingExpiry.stop()
     await purger.stop()
     await app.close()
     await app.bus.close()

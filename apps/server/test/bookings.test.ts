@@ -2,12 +2,20 @@ import type { Booking, BookingsPage, StaffBooking } from '@numisma/contracts/del
 import { AUCTION_PAYMENT_DAYS } from '@numisma/domain/fees'
 import { bookableDates, chinaDate } from '@numisma/domain/delivery'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { mallOrderExpiryFor, overdueJobFor } from '../src/app'
+import { bookingExpiryFor, mallOrderExpiryFor, overdueJobFor } from '../src/app'
+import { PREPAY_WINDOW_MS } from '../src/modules/payments/rules'
 import { createTestApp, type Session, type TestApp } from './helpers/app'
 import { testDatabases } from './helpers/databases'
 import { expectLedgerSound } from './helpers/ledger'
 import { buy, createMallItem, type StaffCall, staffCaller } from './helpers/mall-orders'
-import { balanceOf, fundBalance, winLot } from './helpers/payments'
+import {
+  balanceOf,
+  confirmAtCashier,
+  doPay,
+  fundBalance,
+  injectedWechatPay,
+  winLot,
+} from './helpers/payments'
 
 /**
  * Issue 10, DESIGN §6 and §9 "Delivery": counter cash bookings — the buyer books a visit to pay
@@ -184,17 +192,18 @@ describe.each(databases)('counter cash bookings on $name', (kind) => {
   })
 
   it('gives 30 concurrent bookings for one slot exactly its 10 places', async () => {
-    const alice = await t.signIn()
     const item = await createMallItem(await staff(), { price: 10 * YUAN, stock: 30 })
-    const orders: number[] = []
+    // Thirty buyers: one buyer has at most one open booking a day.
+    const orders: { buyer: Session; id: number }[] = []
     for (let i = 0; i < 30; i++) {
-      const res = await buy(t, alice, { productNo: item.productNo, quantity: 1 })
-      orders.push(res.json<{ data: { orderId: number } }>().data.orderId)
+      const buyer = await t.signIn()
+      const res = await buy(t, buyer, { productNo: item.productNo, quantity: 1 })
+      orders.push({ buyer, id: res.json<{ data: { orderId: number } }>().data.orderId })
     }
     // A day nobody else in this suite books.
     const date = bookableDates(t.clock.now()).at(-1)!
     const results = await Promise.all(
-      orders.map((id) => apply(alice, { orderIds: [id], date, slot: '15:30-17:30' })),
+      orders.map(({ buyer, id }) => apply(buyer, { orderIds: [id], date, slot: '15:30-17:30' })),
     )
     const codes = results.map((r) => (r.statusCode === 200 ? 'OK' : r.json().code))
     expect(codes.filter((c) => c === 'OK')).toHaveLength(10)
@@ -398,7 +407,8 @@ describe.each(databases)('counter cash bookings on $name', (kind) => {
     const date = bookableDates(t.clock.now())[1]!
     const a = await booked(alice, [await mallOrder(alice)], date, '13:30-15:30')
     const b = await booked(bob, [await mallOrder(bob)], date, SLOT)
-    const c = await booked(bob, [await mallOrder(bob)], date, SLOT)
+    const carol = await t.signIn()
+    const c = await booked(carol, [await mallOrder(carol)], date, SLOT)
     const desk = await staff()
     expect((await desk('POST', `/bookings/${c}/cancel`)).statusCode).toBe(200)
     const res = await desk('GET', `/bookings?date=${date}&status=booked`)
@@ -429,11 +439,192 @@ describe.each(databases)('counter cash bookings on $name', (kind) => {
   it('pages the buyer’s bookings newest first', async () => {
     const alice = await t.signIn()
     const ids: number[] = []
-    for (let i = 0; i < 3; i++) ids.push(await booked(alice, [await mallOrder(alice)]))
+    const dates = bookableDates(t.clock.now())
+    for (let i = 0; i < 3; i++) ids.push(await booked(alice, [await mallOrder(alice)], dates[i]))
     const first = await list(alice, '?page=1&pageSize=2')
     expect(first).toMatchObject({ page: 1, pageSize: 2, total: 3 })
     expect(first.data.map((b) => b.id)).toEqual([ids[2], ids[1]])
     const second = await list(alice, '?page=2&pageSize=2')
     expect(second.data.map((b) => b.id)).toEqual([ids[0]])
+  })
+
+  it('a mall order an open booking holds cannot be cancelled, so a booking never holds a place for nothing', async () => {
+    const alice = await t.signIn()
+    const order = await mallOrder(alice, 1 * YUAN)
+    const date = firstDate()
+    const bookingId = await booked(alice, [order], date)
+    const taken = await placesTaken(date)
+    const cancelOrder = () =>
+      t.call({ method: 'GET', path: `/user/3_3/order/cancel?orderId=${order}`, as: alice })
+    const refused = await cancelOrder()
+    expect(refused.statusCode, refused.body).toBe(409)
+    expect(refused.json().code).toBe('ORDER_NOT_CANCELLABLE')
+    expect(await statusOf(order)).toBe('pending_payment')
+    expect((await list(alice)).data[0]).toMatchObject({ id: bookingId, status: 'booked' })
+    expect(await placesTaken(date)).toBe(taken)
+    // Once the booking is called off, the order is the buyer's to cancel again.
+    const off = await t.call({
+      method: 'POST',
+      path: `/user/booking/${bookingId}/cancel`,
+      as: alice,
+    })
+    expect(off.statusCode, off.body).toBe(200)
+    const cancelled = await cancelOrder()
+    expect(cancelled.statusCode, cancelled.body).toBe(200)
+    expect(await statusOf(order)).toBe('cancelled')
+    expect(await placesTaken(date)).toBe(taken - 1)
+  })
+
+  it('caps a buyer’s open bookings: one a day and three in all; a closed one frees its share', async () => {
+    const alice = await t.signIn()
+    const dates = bookableDates(t.clock.now())
+    const first = await booked(alice, [await mallOrder(alice, 1 * YUAN)], dates[3])
+    // Another slot of the same day: the counter sees a buyer once a day.
+    const sameDay = await apply(alice, {
+      orderIds: [await mallOrder(alice, 1 * YUAN)],
+      date: dates[3],
+      slot: '13:30-15:30',
+    })
+    expect(sameDay.statusCode, sameDay.body).toBe(409)
+    expect(sameDay.json().code).toBe('BOOKING_LIMIT')
+    await booked(alice, [await mallOrder(alice, 1 * YUAN)], dates[4])
+    await booked(alice, [await mallOrder(alice, 1 * YUAN)], dates[5])
+    const taken = await placesTaken(dates[6]!)
+    const fourth = await apply(alice, {
+      orderIds: [await mallOrder(alice, 1 * YUAN)],
+      date: dates[6],
+      slot: SLOT,
+    })
+    expect(fourth.statusCode).toBe(409)
+    expect(fourth.json().code).toBe('BOOKING_LIMIT')
+    expect(await placesTaken(dates[6]!)).toBe(taken)
+    // Called off, the booking no longer counts.
+    const off = await t.call({ method: 'POST', path: `/user/booking/${first}/cancel`, as: alice })
+    expect(off.statusCode, off.body).toBe(200)
+    await booked(alice, [await mallOrder(alice, 1 * YUAN)], dates[6])
+
+    // Concurrent bookings for one day by one buyer: exactly one is taken.
+    const bob = await t.signIn()
+    const orders = [
+      await mallOrder(bob, 1 * YUAN),
+      await mallOrder(bob, 1 * YUAN),
+      await mallOrder(bob, 1 * YUAN),
+    ]
+    const results = await Promise.all(
+      orders.map((id) => apply(bob, { orderIds: [id], date: dates[7], slot: SLOT })),
+    )
+    const codes = results.map((r) => (r.statusCode === 200 ? 'OK' : r.json().code))
+    expect(codes.sort()).toEqual(['BOOKING_LIMIT', 'BOOKING_LIMIT', 'OK'])
+    expect((await list(bob)).total).toBe(1)
+  })
+
+  it('ends open bookings once their day is over, once across two racing jobs, giving the place back', async () => {
+    const alice = await t.signIn()
+    const won = await winLot(t, alice, 300 * YUAN)
+    const date = firstDate()
+    const bookingId = await booked(alice, [won], date)
+    const taken = await placesTaken(date)
+    const jobs = [bookingExpiryFor(t.database, t.clock), bookingExpiryFor(t.database, t.clock)]
+    // 23:59 China time on the booked day: the counter is still waiting for the buyer.
+    t.clock.set(Date.parse(`${date}T15:59:00Z`))
+    expect(await jobs[0]!.sweep()).not.toContain(bookingId)
+    expect((await list(alice)).data[0]).toMatchObject({ id: bookingId, status: 'booked' })
+    // The day is over: two instances racing end the booking once.
+    t.clock.set(Date.parse(`${date}T16:00:00Z`))
+    const ended = (await Promise.all(jobs.map((job) => job.sweep()))).flat()
+    expect(ended.filter((id) => id === bookingId)).toHaveLength(1)
+    expect((await list(alice)).data[0]).toMatchObject({ id: bookingId, status: 'cancelled' })
+    // Each ended booking gave its place back (earlier tests booked this day's slot too).
+    const endedHere = await t.database.db
+      .selectFrom('bookings')
+      .select('id')
+      .where('id', 'in', ended)
+      .where('date', '=', date)
+      .where('slot', '=', SLOT)
+      .execute()
+    expect(endedHere.map((b) => b.id)).toContain(bookingId)
+    expect(await placesTaken(date)).toBe(taken - endedHere.length)
+    expect(await jobs[1]!.sweep()).not.toContain(bookingId)
+    // The order is no longer paid offline: its own clock runs again.
+    t.clock.advance(AUCTION_PAYMENT_DAYS * DAY)
+    expect(await overdueJobFor(t.database, t.clock).sweep()).toContain(won)
+  })
+})
+
+describe.each(databases)('counter cash bookings and messaging-app payments on $name', (kind) => {
+  let t: TestApp
+  const wx = injectedWechatPay()
+  beforeAll(async () => {
+    t = await createTestApp(kind, { wechatPay: wx.options })
+    wx.attach(t.app)
+  })
+  afterAll(() => t.close())
+  afterEach(() => expectLedgerSound(t.database))
+
+  const apply = (as: Session, orderIds: number[]) =>
+    t.call({
+      method: 'POST',
+      path: '/user/booking/bookingApply',
+      as,
+      body: { orderIds, date: bookableDates(t.clock.now())[0], slot: SLOT },
+    })
+  const statusOf = async (orderId: number) =>
+    (
+      await t.database.db
+        .selectFrom('orders')
+        .select('status')
+        .where('id', '=', orderId)
+        .executeTakeFirstOrThrow()
+    ).status
+  const payByWechat = async (as: Session, orderId: number) => {
+    const pay = await doPay(t, as, { orderIds: [orderId], method: 'wechat' })
+    expect(pay.statusCode, pay.body).toBe(200)
+    return pay.json().data.payRequest.packages.replace(/^prepay_id=/, '') as string
+  }
+
+  it('refuses to book an order whose messaging-app payment may still be paid, so it is never paid twice', async () => {
+    const alice = await t.signIn()
+    const won = await winLot(t, alice, 500 * YUAN)
+    const prepayId = await payByWechat(alice, won)
+    const refused = await apply(alice, [won])
+    expect(refused.statusCode, refused.body).toBe(409)
+    expect(refused.json().code).toBe('ORDER_NOT_BOOKABLE')
+    expect(refused.json().details).toMatchObject({ orderIds: [won] })
+    // Paid on the sheet after all: once, and nothing lands on the balance.
+    const before = await balanceOf(t, alice.userId)
+    expect((await confirmAtCashier(t, prepayId)).statusCode).toBeLessThan(400)
+    expect(await statusOf(won)).toBe('paid')
+    expect(await balanceOf(t, alice.userId)).toBe(before)
+
+    // A sheet left unpaid closes at the platform with its window; then the counter may take it.
+    const bob = await t.signIn()
+    const other = await winLot(t, bob, 500 * YUAN)
+    await payByWechat(bob, other)
+    t.clock.advance(PREPAY_WINDOW_MS - MINUTE)
+    expect((await apply(bob, [other])).json().code).toBe('ORDER_NOT_BOOKABLE')
+    t.clock.advance(MINUTE)
+    const ok = await apply(bob, [other])
+    expect(ok.statusCode, ok.body).toBe(200)
+  })
+
+  it('does not close a booking at the counter while a messaging-app payment for its orders may still be paid', async () => {
+    const alice = await t.signIn()
+    const won = await winLot(t, alice, 500 * YUAN)
+    const res = await apply(alice, [won])
+    expect(res.statusCode, res.body).toBe(200)
+    const bookingId = res.json().data.bookingId as number
+    // The buyer opens the payment sheet after booking.
+    const prepayId = await payByWechat(alice, won)
+    const desk = await staffCaller(t)
+    const close = await desk('POST', `/bookings/${bookingId}/complete`)
+    expect(close.statusCode, close.body).toBe(409)
+    expect(close.json().code).toBe('ORDER_NOT_PAYABLE')
+    const before = await balanceOf(t, alice.userId)
+    expect((await confirmAtCashier(t, prepayId)).statusCode).toBeLessThan(400)
+    // Paid once, online; the booking can no longer be closed, and nothing went to the balance.
+    expect(await statusOf(won)).toBe('paid')
+    expect(await balanceOf(t, alice.userId)).toBe(before)
+    const again = await desk('POST', `/bookings/${bookingId}/complete`)
+    expect(again.json().code).toBe('ORDER_NOT_PAYABLE')
   })
 })

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Dialect } from '../../platform/db'
+import { prepayUsable } from '../payments/rules'
 import type { BookingsTable, DB } from '../../platform/schema'
 import type { Tx } from '../../platform/transactions'
 
@@ -78,6 +79,50 @@ export class BookingsRepository {
     return query.execute()
   }
 
+  /**
+   * Serialises one buyer's bookings on PostgreSQL (SQLite's BEGIN IMMEDIATE already does), so two
+   * bookings made at once cannot each see the other's place under the cap still free. FOR NO KEY
+   * UPDATE leaves inserts that merely reference the user unblocked. Taken after the orders' locks.
+   */
+  async lockOwner(tx: Tx, userId: number): Promise<void> {
+    if (this.dialect !== 'postgres') return
+    await tx.selectFrom('users').select('id').where('id', '=', userId).forNoKeyUpdate().execute()
+  }
+
+  /** How many open bookings the user holds, and how many of them are for `date`. */
+  async openCounts(tx: Tx, userId: number, date: string): Promise<{ all: number; onDay: number }> {
+    const rows = await tx
+      .selectFrom('bookings')
+      .select('date')
+      .where('user_id', '=', userId)
+      .where('status', '=', 'booked')
+      .execute()
+    return { all: rows.length, onDay: rows.filter((r) => r.date === date).length }
+  }
+
+  /**
+   * Which of `orderIds` point at a pending messaging-app payment whose sheet may still be paid: the
+   * platform closes each attempt's trade PREPAY_WINDOW_MS after it started (payments' rule
+   * `prepayUsable`; an attempt starts at `prepay_at`, or at the payment's creation before its
+   * first prepay is stored). Until then the buyer can still pay online, and cash at the counter
+   * would pay the order twice. This reads payments' tables directly (a read, under the orders'
+   * locks, which every payment of them takes first) rather than importing payments' repository.
+   */
+  async payableOnline(tx: Tx, orderIds: readonly number[], now: number): Promise<Set<number>> {
+    if (orderIds.length === 0) return new Set()
+    const rows = await tx
+      .selectFrom('orders')
+      .innerJoin('payments', 'payments.id', 'orders.payment_id')
+      .select(['orders.id', 'payments.prepay_at', 'payments.created_at'])
+      .where('orders.id', 'in', [...orderIds])
+      .where('payments.method', '=', 'wechat')
+      .where('payments.status', '=', 'pending')
+      .execute()
+    return new Set(
+      rows.filter((r) => prepayUsable(r.prepay_at ?? r.created_at, now)).map((r) => r.id),
+    )
+  }
+
   async insertBooking(tx: Tx, booking: NewBooking): Promise<number> {
     const { id } = await tx
       .insertInto('bookings')
@@ -98,6 +143,22 @@ export class BookingsRepository {
       .values(booking.orderIds.map((orderId) => ({ booking_id: id, order_id: orderId })))
       .execute()
     return id
+  }
+
+  /**
+   * Locks up to `limit` open bookings whose day ended before `today` (China time), oldest first;
+   * on PostgreSQL one another instance (or staff) holds is passed by (`SKIP LOCKED`).
+   */
+  async lockEnded(tx: Tx, today: string, limit: number): Promise<BookingRow[]> {
+    let query = tx
+      .selectFrom('bookings')
+      .select(BOOKING_COLUMNS)
+      .where('status', '=', 'booked')
+      .where('date', '<', today)
+      .orderBy('id')
+      .limit(limit)
+    if (this.dialect === 'postgres') query = query.forUpdate().skipLocked()
+    return query.execute()
   }
 
   /** Locks one booking for a close or a cancel. */

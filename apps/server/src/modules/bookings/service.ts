@@ -65,6 +65,14 @@ export interface StaffActor {
   idempotencyKey?: string
 }
 
+/**
+ * How many open bookings one buyer may hold: one visit a day, three days in all. A booking takes
+ * a place the self-pickups share, and an unpaid order costs nothing to hold, so without a cap one
+ * account could fill every slot of the two weeks.
+ */
+export const MAX_OPEN_BOOKINGS = 3
+export const MAX_OPEN_BOOKINGS_PER_DAY = 1
+
 /** The most bookings the counter's list answers with at once. */
 const STAFF_LIST_LIMIT = 500
 
@@ -110,6 +118,8 @@ export class BookingService {
     const key = options.idempotencyKey
     return transact(async (tx) => {
       const orders = await bookings.lockOrders(tx, request.orderIds)
+      // Then the buyer: their bookings are counted against the cap one at a time.
+      await bookings.lockOwner(tx, userId)
       const now = clock.now()
       if (key) {
         const claim = await idempotency.claim<BookingApplied>(
@@ -127,14 +137,29 @@ export class BookingService {
       // Under the orders' locks: a booking or a notice naming them commits before us or after.
       const booked = await ordersBookedAtCounter(tx, request.orderIds)
       const awaited = await this.deps.awaitingRemittance(tx, request.orderIds)
+      // A payment sheet the buyer may still pay: cash at the counter would pay the order twice.
+      const paying = await bookings.payableOnline(tx, request.orderIds, now)
       const refused = orders
         .filter(
-          (o) => booked.has(o.id) || awaited.has(o.id) || !allowed(o, 'bookCounter', false, now),
+          (o) =>
+            booked.has(o.id) ||
+            awaited.has(o.id) ||
+            paying.has(o.id) ||
+            !allowed(o, 'bookCounter', false, now),
         )
         .map((o) => o.id)
       if (refused.length > 0) throw new AppError('ORDER_NOT_BOOKABLE', { orderIds: refused })
       const unavailable = slotRefusal(request.date, request.slot, 0, now, this.rules)
       if (unavailable) throw new AppError(unavailable, { date: request.date, slot: request.slot })
+      const open = await bookings.openCounts(tx, userId, request.date)
+      if (open.all >= MAX_OPEN_BOOKINGS || open.onDay >= MAX_OPEN_BOOKINGS_PER_DAY) {
+        throw new AppError('BOOKING_LIMIT', {
+          open: open.all,
+          openOnDay: open.onDay,
+          max: MAX_OPEN_BOOKINGS,
+          maxPerDay: MAX_OPEN_BOOKINGS_PER_DAY,
+        })
+      }
       const claimed = await this.deps.slots.claim(
         tx,
         request.date,
@@ -255,7 +280,10 @@ export class BookingService {
           .filter((o) => o.user_id === booking.user_id && allowed(o, 'settleAtCounter', true, now))
           .map((o) => o.id),
       )
-      const unpayable = orderIds.filter((id) => !payable.has(id))
+      // An order whose payment sheet the buyer opened after booking may still be paid online:
+      // taking the cash too would pay it twice. Staff wait for the sheet to close, or cancel.
+      const paying = await bookings.payableOnline(tx, orderIds, now)
+      const unpayable = orderIds.filter((id) => !payable.has(id) || paying.has(id))
       if (unpayable.length > 0) throw new AppError('ORDER_NOT_PAYABLE', { orderIds: unpayable })
       const cash = totalOf(orders)
       const transferId =

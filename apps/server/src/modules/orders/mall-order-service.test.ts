@@ -220,6 +220,8 @@ function setup(
   }
 
   const repo = orders as unknown as OrdersRepository
+  /** The orders an open counter cash booking holds (modules/bookings in the app). */
+  const bookedAtCounter = new Set<number>()
   const service = new MallOrderService({
     transact,
     clock,
@@ -228,6 +230,8 @@ function setup(
     holds,
     idempotency: idempotency as unknown as IdempotencyStore,
     categoryChain: (categoryId) => Promise.resolve(categoryId === null ? [] : [categoryId, 1]),
+    bookedAtCounter: (_tx, orderIds) =>
+      Promise.resolve(new Set(orderIds.filter((id) => bookedAtCounter.has(id)))),
   })
   const errors: { orderId?: number; message: string }[] = []
   const logger = {
@@ -251,6 +255,7 @@ function setup(
     errors,
     clock,
     buy,
+    bookedAtCounter,
     log,
     claims,
     state: () => state,
@@ -508,6 +513,19 @@ describe('MallOrderService compensation', () => {
     s.state().orders[0]!.kind = 'auction'
     expect(await codeOf(s.service.cancel(ALICE, orderId!))).toBe('ORDER_NOT_CANCELLABLE')
     expect(s.item()).toMatchObject({ stock: 9, sold: 1 })
+  })
+
+  it('refuses to cancel an order an open counter booking holds, and returns nothing', async () => {
+    const s = setup()
+    const { orderId } = await s.buy(ALICE, { quantity: 2, userCouponId: 9 })
+    s.bookedAtCounter.add(orderId!)
+    expect(await codeOf(s.service.cancel(ALICE, orderId!))).toBe('ORDER_NOT_CANCELLABLE')
+    expect(s.state().orders[0]).toMatchObject({ status: 'pending_payment', cancelledAt: null })
+    expect(s.item()).toMatchObject({ stock: 8, sold: 2 })
+    expect(s.state().lockedCoupons.get(9)).toBe(orderId)
+    // The booking called off, the buyer may cancel.
+    s.bookedAtCounter.delete(orderId!)
+    expect(await s.service.cancel(ALICE, orderId!)).toEqual({ orderId, status: 'cancelled' })
   })
 })
 

@@ -45,6 +45,13 @@ export interface MallOrderDeps {
    * it in). It reads outside any transaction, so it is called before the purchase's.
    */
   categoryChain: (categoryId: number | null) => Promise<number[]>
+  /**
+   * Which of the orders an open counter cash booking holds (modules/bookings, through app.ts).
+   * Such an order is not the buyer's to cancel: the booking holds a place at the counter for it,
+   * and would go on holding it for an order that no longer exists (ADR 016). Called under the
+   * order's row lock, which a booking also takes.
+   */
+  bookedAtCounter: (tx: Tx, orderIds: readonly number[]) => Promise<Set<number>>
 }
 
 /**
@@ -174,6 +181,9 @@ export class MallOrderService {
       const now = clock.now()
       if (!order || order.userId !== userId) throw new AppError('NOT_FOUND', { orderId })
       if (cancelRefusal(order) !== null) throw new AppError('ORDER_NOT_CANCELLABLE', { orderId })
+      if ((await this.deps.bookedAtCounter(tx, [orderId])).has(orderId)) {
+        throw new AppError('ORDER_NOT_CANCELLABLE', { orderId, reason: 'booked_at_counter' })
+      }
       const unwound = await unwindMallOrder(tx, order, now, {
         orders,
         stock: this.stock,
