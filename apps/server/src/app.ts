@@ -32,7 +32,10 @@ import { WatchRepository } from './modules/bidding/watch-repository'
 import { ListingRepository } from './modules/catalog/listing-repository'
 import { ListingService } from './modules/catalog/listing-service'
 import { CatalogRepository } from './modules/catalog/repository'
-import { ordersAwaitingRemittance } from './modules/finance/awaiting-remittance'
+import {
+  ordersAwaitingRemittance,
+  ordersNamedByRemittance,
+} from './modules/finance/awaiting-remittance'
 import { sharpReceipts } from './modules/finance/receipt'
 import { BankingRepository } from './modules/finance/repository'
 import { bankingRoutes } from './modules/finance/routes'
@@ -79,6 +82,7 @@ import { orderRoutes } from './modules/orders/routes'
 import { orderPaymentsFor } from './modules/orders/order-payments'
 import { PayNotices } from './modules/payments/notices'
 import { notifyRoutes } from './modules/payments/notify-routes'
+import { ordersWithOpenWechatPayment } from './modules/payments/open-payments'
 import { RechargeService } from './modules/payments/recharge-service'
 import { PaymentsRepository } from './modules/payments/repository'
 import { paymentRoutes } from './modules/payments/routes'
@@ -445,6 +449,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     awaitingRemittance: ordersAwaitingRemittance,
     // Nor one who booked to pay cash at the counter, while the booking is open.
     bookedAtCounter: ordersBookedAtCounter,
+    // Nor one whose winner may be paying it on the messaging app's sheet.
+    paymentOpen: (tx, orderIds) => ordersWithOpenWechatPayment(tx, orderIds, clock.now()),
     idempotency: new IdempotencyStore(database.db),
     notices: noticeWriter,
   })
@@ -461,7 +467,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         slotCounts.claimSlotPlace(tx, database.dialect, date, slot, capacity),
       release: (tx, date, slot) => slotCounts.releaseSlotPlace(tx, database.dialect, date, slot),
     },
-    awaitingRemittance: ordersAwaitingRemittance,
+    // Any order a waiting notice names, covered or not: the notice's money may yet pay it.
+    awaitingRemittance: ordersNamedByRemittance,
     idempotency: new IdempotencyStore(database.db),
   })
   const users = new UserService({

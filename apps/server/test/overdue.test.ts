@@ -274,6 +274,43 @@ describe.each(databases)('overdue winners on $name', (kind) => {
     expect((await forfeit(waiting.orderId)).json().data).toMatchObject({ taken: 600 * YUAN })
   })
 
+  it('a notice keeps only the orders its amount covers (in id order) from overdue and forfeit; a 1-fen one keeps none', async () => {
+    const kate = await t.signIn()
+    const covered = await winLot(t, kate, 600 * YUAN, { deposit: 1_000 * YUAN })
+    const short = await winLot(t, kate, 300 * YUAN, { deposit: 0 })
+    const shielded = await winLot(t, kate, 200 * YUAN, { deposit: 0 })
+    const [bankId] = await addCompanyBanks(t)
+    const file = async (orderIds: number[], amount: number) => {
+      const res = await t.call({
+        method: 'POST',
+        path: '/user/finance/@remittance',
+        as: kate,
+        body: {
+          companyBankId: bankId,
+          amount,
+          payerName: '赵六',
+          payerBank: '中国银行',
+          remittedOn: chinaDay(t.clock.now()),
+          orderIds,
+        },
+      })
+      // Accepted (the money may yet arrive), whatever it covers.
+      expect(res.statusCode, res.body).toBe(200)
+    }
+    // Enough for the first order only: the second does not fit, so it is not held either.
+    await file([covered.orderId, short.orderId], covered.total + short.total - 1)
+    // One fen names the third: it holds nothing.
+    await file([shielded.orderId], 1)
+    t.clock.advance(AUCTION_PAYMENT_DAYS * DAY)
+    const marked = await sweepTwice()
+    expect(marked).toEqual([short.orderId, shielded.orderId])
+    expect(await statusOf(covered.orderId)).toBe('pending_payment')
+    expect((await forfeit(covered.orderId)).json().code).toBe('ORDER_NOT_OVERDUE')
+    const taken = await forfeit(shielded.orderId)
+    expect(taken.statusCode, taken.body).toBe(200)
+    expect(taken.json().data).toMatchObject({ taken: 200 * YUAN, status: 'cancelled' })
+  })
+
   it("an overdue winner's proxy stops bidding for them; the bid it placed stands", async () => {
     const jack = await t.signIn()
     const kate = await t.signIn()

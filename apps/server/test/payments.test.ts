@@ -2,6 +2,7 @@ import { PAY_PASSWORD_MAX_TRIES } from '@numisma/contracts/account'
 import { PaymentSchema, PayResultSchema } from '@numisma/contracts/payment'
 import { handlingFee } from '@numisma/domain/fees'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { overdueJobFor } from '../src/app'
 import { couponHoldsFor } from '../src/modules/coupons/holds'
 import { MallOrderExpiry } from '../src/modules/orders/expiry'
 import { parseXml, signed, toXml, wxSign } from '../src/modules/payments/wechat-pay-protocol'
@@ -370,6 +371,24 @@ describe.each(databases)('payments on $name', (kind) => {
     })
   })
 
+  /** A paid notice as the platform signs it, for any attempt (`P<id>` or `P<id>-<start>`). */
+  const platformNotice = (outTradeNo: string, transactionId: string, totalFee: number) =>
+    toXml(
+      signed(
+        {
+          appid: SANDBOX_WECHAT_PAY.appId,
+          mch_id: SANDBOX_WECHAT_PAY.mchId,
+          nonce_str: 'platformnoticenonce0',
+          return_code: 'SUCCESS',
+          result_code: 'SUCCESS',
+          out_trade_no: outTradeNo,
+          transaction_id: transactionId,
+          total_fee: totalFee,
+        },
+        SANDBOX_WECHAT_PAY.key,
+      ),
+    )
+
   describe('with the messaging platform’s pay (sandbox)', () => {
     it('is PENDING with a signed pay request; the cashier’s confirm posts the notice and only then are the orders paid', async () => {
       const gus = await t.signIn()
@@ -595,7 +614,18 @@ describe.each(databases)('payments on $name', (kind) => {
       t.clock.advance(31 * MINUTE)
       await MallOrderExpiry.forDatabase(t.database, t.clock, couponHoldsFor(t.database)).sweep()
       expect((await order(o)).status).toBe('cancelled')
-      await confirmAtCashier(t, prepayId)
+      // The sheet closed with the order; a notice the platform still sends (its clock a little
+      // behind ours) credits the money.
+      const sheet = await t.inject({
+        method: 'GET',
+        url: `/svc/sandbox/wxpay/cashier?prepay_id=${prepayId}&redirect=/account/paySuc`,
+      })
+      expect(sheet.statusCode).toBe(404)
+      const late = await postNotice(
+        t,
+        platformNotice(`P${paymentId}`, '4200000000000000000000000055', 55 * YUAN),
+      )
+      expect(late.statusCode, late.body).toBe(200)
       expect(await balanceOf(t, kim.userId)).toBe(55 * YUAN)
       expect((await getPayment(kim, paymentId)).json().data).toMatchObject({
         status: 'paid',
@@ -619,6 +649,81 @@ describe.each(databases)('payments on $name', (kind) => {
       expect((await order(o)).payment_id).toBe(byBalance.json().data.paymentId)
       expect(await balanceOf(t, lee.userId)).toBe(60 * YUAN)
       expect((await getPayment(lee, paymentId)).json().data).toMatchObject({ credited: 60 * YUAN })
+    })
+
+    it('closes a mall order’s sheet when the order’s 30 minutes end, and refuses one with under five minutes left', async () => {
+      const max = await t.signIn()
+      const o = await mallOrder(max, 88 * YUAN)
+      const dueAt = (await order(o)).due_at!
+      const { prepayId } = await startWechat(max, [o])
+      t.clock.set(dueAt + 15 * MINUTE)
+      await MallOrderExpiry.forDatabase(t.database, t.clock, couponHoldsFor(t.database)).sweep()
+      expect((await order(o)).status).toBe('cancelled')
+      const sheet = await t.inject({
+        method: 'GET',
+        url: `/svc/sandbox/wxpay/cashier?prepay_id=${prepayId}&redirect=/account/paySuc`,
+      })
+      expect(sheet.statusCode).toBe(404)
+      expect(await balanceOf(t, max.userId)).toBe(0)
+
+      // Four minutes before the end the platform would refuse the trade: so do we, writing nothing.
+      const late = await mallOrder(max, 66 * YUAN)
+      t.clock.set((await order(late)).due_at! - 4 * MINUTE)
+      const refused = await doPay(t, max, { orderIds: [late], method: 'wechat' })
+      expect(refused.statusCode, refused.body).toBe(409)
+      expect(refused.json()).toMatchObject({
+        code: 'ORDER_NOT_PAYABLE',
+        details: { orderIds: [late] },
+      })
+      expect(await order(late)).toMatchObject({ payment_id: null, pay_method: null })
+    })
+
+    it('refuses a forfeit while the winner’s messaging-app payment is payable; once it lapses staff may', async () => {
+      const ned = await t.signIn()
+      const o = await winLot(t, ned, 500 * YUAN)
+      t.clock.advance(3 * 24 * 60 * MINUTE)
+      expect(await overdueJobFor(t.database, t.clock).sweep()).toContain(o)
+      const { prepayId } = await startWechat(ned, [o])
+      admin = await staffCaller(t)
+      const refused = await admin('POST', `/orders/${o}/forfeit`)
+      expect(refused.statusCode, refused.body).toBe(409)
+      expect(refused.json()).toMatchObject({
+        code: 'ORDER_PAYMENT_PENDING',
+        details: { orderId: o },
+      })
+      expect(await balanceOf(t, ned.userId, 'deposit')).toBe(500 * YUAN)
+      // Past the attempt's window its sheet is closed: nothing can pay it now.
+      t.clock.advance(2 * 60 * MINUTE)
+      const stale = await t.inject({
+        method: 'GET',
+        url: `/svc/sandbox/wxpay/cashier?prepay_id=${prepayId}&redirect=/account/paySuc`,
+      })
+      expect(stale.statusCode).toBe(404)
+      admin = await staffCaller(t)
+      const taken = await admin('POST', `/orders/${o}/forfeit`)
+      expect(taken.statusCode, taken.body).toBe(200)
+      expect(taken.json().data).toMatchObject({ taken: 500 * YUAN, status: 'cancelled' })
+    })
+
+    it('credits the money of a second paid attempt to the balance, once per transaction', async () => {
+      const olga = await t.signIn()
+      const o = await winLot(t, olga, 300 * YUAN)
+      const { paymentId, prepayId, amount } = await startWechat(olga, [o])
+      expect((await confirmAtCashier(t, prepayId)).statusCode).toBe(303)
+      expect((await order(o)).status).toBe('paid')
+      const before = await transferCount()
+      // The platform took a later attempt's money too (its clock around time_expire).
+      const second = platformNotice(`P${paymentId}-zzzzzz`, '4200000000000000000000000077', amount)
+      const results = await Promise.all(Array.from({ length: 5 }, () => postNotice(t, second)))
+      for (const res of results) {
+        expect(res.statusCode, res.body).toBe(200)
+        expect(parseXml(res.body)).toMatchObject({ return_code: 'SUCCESS' })
+      }
+      expect(await balanceOf(t, olga.userId)).toBe(amount)
+      expect(await transferCount()).toBe(before + 1)
+      expect((await postNotice(t, second)).statusCode).toBe(200)
+      expect(await balanceOf(t, olga.userId)).toBe(amount)
+      expect((await order(o)).status).toBe('paid')
     })
 
     it('sends the payer back only to this site: a redirect a browser would read as another host is refused', async () => {

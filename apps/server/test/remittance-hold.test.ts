@@ -151,6 +151,54 @@ describe.each(databases)('the remittance hold on $name', (kind) => {
     expect(await stockOf(item.id)).toBe(2)
   })
 
+  const fileNotice = (as: Session, orderIds: number[], amount: number) =>
+    t.call({
+      method: 'POST',
+      path: '/user/finance/@remittance',
+      as,
+      body: {
+        companyBankId: bankIds[0],
+        amount,
+        payerName: '李四',
+        payerBank: '中国银行',
+        remittedOn: new Date(t.clock.now() + 8 * 60 * MINUTE).toISOString().slice(0, 10),
+        orderIds,
+      },
+    })
+
+  it('a notice cannot revive a mall order past its 30 minutes: refused as doPay refuses it, and the order expires', async () => {
+    const dan = await payer(t)
+    const item = await createMallItem(admin, { price: 80 * YUAN, stock: 1 })
+    const orderId = (await buy(t, dan, { productNo: item.productNo, quantity: 1 })).json().data
+      .orderId as number
+    t.clock.advance(31 * MINUTE)
+    const paid = await doPay(t, dan, { orderIds: [orderId], method: 'remittance' })
+    expect(paid.json().code).toBe('ORDER_NOT_PAYABLE')
+    const filed = await fileNotice(dan, [orderId], 80 * YUAN)
+    expect(filed.statusCode, filed.body).toBe(409)
+    expect(filed.json()).toMatchObject({
+      code: 'ORDER_NOT_PAYABLE',
+      details: { orderIds: [orderId] },
+    })
+    expect(await order(orderId)).toMatchObject({ status: 'pending_payment', pay_method: null })
+    expect(await sweep()).toContain(orderId)
+    expect(await stockOf(item.id)).toBe(1)
+  })
+
+  it('a notice short of the order keeps nothing past the hold (a 1-fen notice is accepted, holds nothing)', async () => {
+    const eve = await payer(t)
+    const item = await createMallItem(admin, { price: 80 * YUAN, stock: 1 })
+    const orderId = (await buy(t, eve, { productNo: item.productNo, quantity: 1 })).json().data
+      .orderId as number
+    await chooseRemittance(eve, orderId)
+    const filed = await fileNotice(eve, [orderId], 1)
+    expect(filed.statusCode, filed.body).toBe(200)
+    t.clock.advance(REMITTANCE_HOLD_MS + MINUTE)
+    expect(await sweep()).toContain(orderId)
+    expect((await order(orderId)).status).toBe('cancelled')
+    expect(await stockOf(item.id)).toBe(1)
+  })
+
   it('more waiting orders than a batch do not stop the ones behind them from expiring', async () => {
     const cat = await payer(t)
     const item = await createMallItem(admin, { price: 1 * YUAN, stock: 200 })

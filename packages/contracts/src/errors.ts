@@ -212,6 +212,11 @@ export const ERRORS = {
     zh: '该订单的汇款通知尚待审核，审核前不能扣除保证金',
     en: 'a remittance notice for the order awaits review; its deposit cannot be taken before then',
   },
+  ORDER_PAYMENT_PENDING: {
+    status: 409,
+    zh: '该订单的微信支付尚在进行中，支付结束前不能扣除保证金',
+    en: 'a messaging-app payment for the order is still open; its deposit cannot be taken before it ends',
+  },
   // Orders and delivery (issue 10; the rules are packages/domain/src/order-status.ts, delivery.ts).
   ORDER_NOT_SHIPPABLE: {
     status: 409,

@@ -109,17 +109,26 @@ export class BankingRepository {
 
   /**
    * Locks the caller's orders among `orderIds` (in id order, as paying takes them) and returns
-   * their ids, statuses and totals; another user's order is simply not among them.
+   * what paying judges them by; another user's order is simply not among them.
    */
   async lockOrdersOf(
     tx: Tx,
     userId: number,
     orderIds: readonly number[],
-  ): Promise<{ id: number; status: string; total: number }[]> {
+  ): Promise<
+    {
+      id: number
+      status: string
+      total: number
+      kind: string
+      due_at: number | null
+      pay_method: string | null
+    }[]
+  > {
     if (orderIds.length === 0) return []
     let query = tx
       .selectFrom('orders')
-      .select(['id', 'status', 'total'])
+      .select(['id', 'status', 'total', 'kind', 'due_at', 'pay_method'])
       .where('user_id', '=', userId)
       .where('id', 'in', [...orderIds])
       .orderBy('id')

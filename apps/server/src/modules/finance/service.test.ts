@@ -62,6 +62,9 @@ class FakeBanking implements Pick<BankingRepository, keyof BankingRepository> {
           id,
           status: this.orders.get(id)!.status,
           total: this.orders.get(id)!.total ?? y(100),
+          kind: 'auction',
+          due_at: null,
+          pay_method: this.orders.get(id)!.payMethod,
         })),
     )
   }

@@ -25,6 +25,7 @@ import { type IdempotencyStore, requestHash } from '../../platform/idempotency'
 import { ReplayMissed, replayOrVerify } from '../../platform/password-guard'
 import type { Transact, Tx } from '../../platform/transactions'
 import type { OrderSettlement, PayPasswordCheck } from '../payments/ports'
+import { payRefusal } from '../payments/rules'
 import { type NoticeWriter, REMITTANCES_LINK, WITHDRAWALS_LINK } from '../notices/writer'
 import {
   toCompanyBank,
@@ -33,8 +34,11 @@ import {
   toStaffWithdrawal,
   toWithdrawal,
 } from './mappers'
+import { remittancePayable } from './awaiting-remittance'
 import type { ReceiptDecoder } from './receipt'
-import { type BankingRepository, UNPAID_STATUSES } from './repository'
+import type { BankingRepository } from './repository'
+
+export { remittancePayable }
 
 /** What the ledger module does for this one (LedgerService). */
 export interface BankingLedger {
@@ -99,26 +103,6 @@ export function remittedOnRefusal(remittedOn: string, now: number): string | nul
 }
 
 /**
- * Which of a confirmed notice's orders the money received pays: the unpaid ones in id order while
- * what is left of it covers them (the first that does not fit, and every one after it, wait). Their
- * sum never exceeds `received`, so paying them takes nothing that was on the balance before.
- */
-export function remittancePayable(
-  orders: readonly { id: number; status: string; total: number }[],
-  received: number,
-): number[] {
-  const pay: number[] = []
-  let left = received
-  for (const order of [...orders].sort((a, b) => a.id - b.id)) {
-    if (!(UNPAID_STATUSES as readonly string[]).includes(order.status)) continue
-    if (order.total > left) break
-    pay.push(order.id)
-    left -= order.total
-  }
-  return pay
-}
-
-/**
  * Money in by bank transfer and money out to a bank account (DESIGN §6, §9 "Money"; issue 9):
  * the company's accounts, remittance notices and their staff decisions, withdrawals reserved at
  * once and then paid or refused by staff. Every movement is one ledger transfer of a posting rule
@@ -135,9 +119,13 @@ export class BankingService {
   // Remittances.
 
   /**
-   * The user reports a bank transfer. The orders it names must be the caller's and unpaid
-   * (ORDER_NOT_PAYABLE otherwise); they then wait for the money rather than expiring. The receipt
-   * is decoded and re-encoded before the transaction (it is slow, and needs no lock).
+   * The user reports a bank transfer. The orders it names must be the caller's and payable now by
+   * the rule doPay applies (payments/rules.ts payRefusal: unpaid, and a mall order not past its 30
+   * minutes unless held for remittance) — ORDER_NOT_PAYABLE naming the others, so a notice never
+   * revives an order that has lapsed. Those its amount covers (remittancePayable) then wait for the
+   * money rather than expiring; a notice covering none is still accepted (the money may arrive,
+   * and is credited when staff confirm it) but holds nothing. The receipt is decoded and
+   * re-encoded before the transaction (it is slow, and needs no lock).
    */
   async reportRemittance(
     userId: number,
@@ -165,7 +153,20 @@ export class BankingService {
       }
       const payable = new Set(
         orders
-          .filter((o) => (UNPAID_STATUSES as readonly string[]).includes(o.status))
+          .filter(
+            (o) =>
+              payRefusal(
+                {
+                  userId,
+                  kind: o.kind,
+                  status: o.status,
+                  dueAt: o.due_at,
+                  payMethod: o.pay_method,
+                },
+                userId,
+                now,
+              ) === null,
+          )
           .map((o) => o.id),
       )
       const refused = orderIds.filter((id) => !payable.has(id))
@@ -181,7 +182,8 @@ export class BankingService {
         receipt: receipt === null ? null : receipt.toString('base64'),
         now,
       })
-      await banking.setPayMethod(tx, orderIds, 'remittance')
+      // Only what the amount covers waits for the money (ordersAwaitingRemittance).
+      await banking.setPayMethod(tx, remittancePayable(orders, request.amount), 'remittance')
       const result = toRemittance(await this.remittanceIn(tx, id))
       await this.complete(tx, userId, idempotencyKey, result)
       return result

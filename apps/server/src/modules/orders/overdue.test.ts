@@ -110,6 +110,7 @@ function setupForfeit(order: LockedAuctionOrder | undefined, deposit: number, aw
     awaitingRemittance: vi.fn((_tx: Tx, ids: readonly number[]) =>
       Promise.resolve(new Set(awaited ? ids : [])),
     ),
+    paymentOpen: vi.fn(() => Promise.resolve(new Set<number>())),
     idempotency: {
       claim: vi.fn(() => Promise.resolve({ kind: 'new' })),
       complete: vi.fn(() => Promise.resolve()),

@@ -33,6 +33,12 @@ export type StopProxies = (tx: Tx, userIds: readonly number[], now: number) => P
  */
 export type BookedAtCounter = (tx: Tx, orderIds: readonly number[]) => Promise<Set<number>>
 
+/**
+ * Which of these orders wait for a messaging-app payment their buyer may still pay at the platform
+ * (modules/payments' `ordersWithOpenWechatPayment`, through app.ts, the clock read at the call).
+ */
+export type PaymentOpen = (tx: Tx, orderIds: readonly number[]) => Promise<Set<number>>
+
 export interface OverdueJobDeps {
   transact: Transact
   orders: Pick<OverdueRepository, 'lockDue' | 'markOverdue'>
@@ -146,6 +152,8 @@ export interface ForfeitDeps {
   awaitingRemittance: AwaitingRemittance
   /** An order booked for cash at the counter is paid offline: not forfeited (ORDER_PAID_OFFLINE). */
   bookedAtCounter?: BookedAtCounter
+  /** An order its winner may be paying on the messaging app's sheet: not forfeited meanwhile. */
+  paymentOpen: PaymentOpen
   idempotency: IdempotencyStore
   /** Tells the winner what was taken, in the forfeit's transaction. */
   notices: Pick<NoticeWriter, 'add'>
@@ -156,8 +164,9 @@ export interface ForfeitDeps {
  * rule): min(hammer, deposit), once. The order is then closed as `cancelled` (the winner has lost
  * the lot, which staff may relist) and the transfer's memo names it — `forfeit order 42` is the
  * record of what was taken. A closed order no longer counts as exposure or keeps its winner from
- * bidding. An order a remittance notice waiting for staff names is not forfeited
- * (ORDER_AWAITING_REMITTANCE) until staff have rejected the notice.
+ * bidding. An order a remittance notice waiting for staff covers is not forfeited
+ * (ORDER_AWAITING_REMITTANCE) until staff have rejected the notice, nor one its winner may be
+ * paying on the messaging app's sheet (ORDER_PAYMENT_PENDING) until that attempt closes.
  */
 export class ForfeitService {
   constructor(private readonly deps: ForfeitDeps) {}
@@ -200,6 +209,12 @@ export class ForfeitService {
         (await this.deps.bookedAtCounter(tx, [orderId])).has(orderId)
       ) {
         throw new AppError('ORDER_PAID_OFFLINE', { orderId })
+      }
+      // Its winner may be paying it on the messaging app's sheet right now: taking the lot and the
+      // deposit would leave them paying for nothing. Refused until that attempt closes (at most
+      // PREPAY_WINDOW_MS); a payment attaches its orders under this order's lock.
+      if ((await this.deps.paymentOpen(tx, [orderId])).has(orderId)) {
+        throw new AppError('ORDER_PAYMENT_PENDING', { orderId })
       }
       if (!(await orders.markForfeited(tx, orderId, now))) throw new AppError('NOT_PENDING')
       const taken = Math.min(order.hammer, deposit)

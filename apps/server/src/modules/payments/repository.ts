@@ -150,6 +150,48 @@ export class PaymentsRepository {
     return updated.numUpdatedRows === 1n
   }
 
+  /** Whether a paid payment carries this platform transaction id (each is settled once). */
+  async paidByTransaction(tx: Tx, transactionId: string): Promise<boolean> {
+    const row = await tx
+      .selectFrom('payments')
+      .select('id')
+      .where('transaction_id', '=', transactionId)
+      .executeTakeFirst()
+    return row !== undefined
+  }
+
+  /**
+   * Records money a second paid attempt of a settled payment brought in: a paid messaging-app
+   * payment of no orders under its transaction id (unique: once), the credit's transfer with it.
+   */
+  async insertExtraSettlement(
+    tx: Tx,
+    extra: {
+      userId: number
+      amount: number
+      transactionId: string
+      transferId: number
+      now: number
+    },
+  ): Promise<number> {
+    const { id } = await tx
+      .insertInto('payments')
+      .values({
+        user_id: extra.userId,
+        method: 'wechat',
+        status: 'paid',
+        amount: extra.amount,
+        prepay_id: null,
+        transaction_id: extra.transactionId,
+        transfer_id: extra.transferId,
+        created_at: extra.now,
+        paid_at: extra.now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    return id
+  }
+
   async insertRecharge(
     tx: Tx,
     recharge: { userId: number; amount: number; fee: number; now: number },

@@ -17,7 +17,7 @@ export type PayRefusal = 'unknown' | 'not_yours' | 'not_payable' | 'expired'
  * as cancelled (the expiry job is on its way) unless its buyer chose bank remittance.
  */
 export function payRefusal(
-  order: PayableOrder | undefined,
+  order: Pick<PayableOrder, 'userId' | 'kind' | 'status' | 'dueAt' | 'payMethod'> | undefined,
   userId: number,
   now: number,
 ): PayRefusal | null {
@@ -101,6 +101,40 @@ export const PREPAY_WINDOW_MS = PREPAY_LIFETIME_MS - 10 * 60 * 1000
 export const prepayUsable = (startedAt: number | null, now: number): boolean =>
   startedAt !== null && now < startedAt + PREPAY_WINDOW_MS
 
+/** The platform refuses a JSAPI trade whose `time_expire` is less than five minutes away. */
+export const PREPAY_MIN_MS = 5 * 60 * 1000
+
+/**
+ * When the first of these orders stops being payable by the clock: a mall order at its due time
+ * (30 minutes from placing, or the end of a remittance hold — the expiry job cancels it then);
+ * null when none has such an end (a won lot stays payable, overdue included). A messaging-app
+ * trade for them must close by then, or its sheet would pay an order already cancelled.
+ */
+export function payableUntil(
+  orders: readonly Pick<PayableOrder, 'kind' | 'dueAt'>[],
+): number | null {
+  let until: number | null = null
+  for (const o of orders) {
+    if (o.kind === 'mall' && o.dueAt !== null) until = Math.min(until ?? o.dueAt, o.dueAt)
+  }
+  return until
+}
+
+/**
+ * Whether a pending messaging-app payment may still be paid at the platform: its current attempt's
+ * window is open — or, with no prepay stored yet, the first attempt (which starts at the payment's
+ * creation) may be handed out any moment — and the orders have not reached `closeBy`. Staff must
+ * not forfeit an order while this holds: its winner may be paying it on the sheet.
+ */
+export function wechatAttemptOpen(
+  payment: { createdAt: number; prepayId: string | null; prepayAt: number | null },
+  closeBy: number | null,
+  now: number,
+): boolean {
+  const startedAt = payment.prepayId === null ? payment.createdAt : (payment.prepayAt ?? 0)
+  return prepayUsable(startedAt, now) && (closeBy === null || now < closeBy)
+}
+
 export interface PrepayAttempt {
   outTradeNo: string
   /** Stored as the prepay's `prepay_at`: the window runs from here. */
@@ -120,18 +154,15 @@ export function prepayAttempt(
   ref: TradeRef,
   row: { createdAt: number; prepayAt: number | null },
   now: number,
+  closeBy: number | null = null,
 ): PrepayAttempt {
+  // The trade closes with the orders (payableUntil), if they end before the window does. For one
+  // payment closeBy does not move (only a new payment re-times its orders), so a retry of the
+  // first attempt asks the same trade with the same time_expire.
+  const closes = (startedAt: number) => Math.min(startedAt + PREPAY_WINDOW_MS, closeBy ?? Infinity)
   if (row.prepayAt === null && prepayUsable(row.createdAt, now)) {
-    return {
-      outTradeNo: tradeNo(ref),
-      startedAt: row.createdAt,
-      expiresAt: row.createdAt + PREPAY_WINDOW_MS,
-    }
+    return { outTradeNo: tradeNo(ref), startedAt: row.createdAt, expiresAt: closes(row.createdAt) }
   }
   const startedAt = Math.floor(now / 1000) * 1000
-  return {
-    outTradeNo: tradeNo(ref, startedAt),
-    startedAt,
-    expiresAt: startedAt + PREPAY_WINDOW_MS,
-  }
+  return { outTradeNo: tradeNo(ref, startedAt), startedAt, expiresAt: closes(startedAt) }
 }

@@ -7,7 +7,7 @@ import type { Transact, Tx } from '../../platform/transactions'
 import type { PayableOrder, PayableOrders } from './ports'
 import type { PaymentRow, PaymentsRepository } from './repository'
 import { PaymentService } from './service'
-import { PREPAY_WINDOW_MS } from './rules'
+import { PREPAY_MIN_MS, PREPAY_WINDOW_MS } from './rules'
 import type { PrepayOrder, WechatPayClient } from './wechat-pay'
 
 /**
@@ -229,7 +229,7 @@ describe('PaymentService.pay', () => {
   })
 
   it('asks the platform for the prepay id only after the transaction has committed', async () => {
-    const { service, log, prepays } = setup()
+    const { service, log, prepays } = setup({ orders: [buildOrder({ dueAt: NOW + 60 * 60_000 })] })
     const result = await pay(service, { method: 'wechat' })
     expect(result).toMatchObject({
       status: 'PENDING',
@@ -243,10 +243,23 @@ describe('PaymentService.pay', () => {
         body: '泉藏拍卖-订单支付',
         totalFee: 10_000,
         clientIp: '127.0.0.1',
-        // The platform closes the trade before its prepay id would lapse.
-        expiresAt: NOW + PREPAY_WINDOW_MS,
+        // The platform closes the trade when the mall order's time is up (before the window ends).
+        expiresAt: NOW + 60 * 60_000,
       },
     ])
+  })
+
+  it('closes a won lot’s trade with its window, and refuses a mall order under five minutes from its end', async () => {
+    const lot = setup({ orders: [buildOrder({ kind: 'auction', dueAt: NOW - 1 })] })
+    await pay(lot.service, { method: 'wechat' })
+    expect(lot.prepays.map((p) => p.expiresAt)).toEqual([NOW + PREPAY_WINDOW_MS])
+
+    const soon = setup({ orders: [buildOrder({ dueAt: NOW + PREPAY_MIN_MS - 1 })] })
+    await expect(pay(soon.service, { method: 'wechat' })).rejects.toMatchObject({
+      code: 'ORDER_NOT_PAYABLE',
+      details: { orderIds: [1] },
+    })
+    expect(soon.log).not.toContain('platform:prepay')
   })
 
   it('pays at once, without the platform, when a payment comes to nothing', async () => {

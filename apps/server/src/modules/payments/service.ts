@@ -20,6 +20,8 @@ import {
   amountOf,
   chargesOf,
   noticeSettlement,
+  PREPAY_MIN_MS,
+  payableUntil,
   payRefusal,
   prepayAttempt,
   prepayUsable,
@@ -143,6 +145,8 @@ export class PaymentService implements OrderSettlement {
       const paymentId = await this.payFromBalance(tx, userId, orders, request.method, now)
       return { status: 'PAID', paymentId, ...decided }
     }
+    // Refused before anything is written: the transaction (a coupon claimed) rolls back.
+    if (request.method === 'wechat') this.refuseClosingSoon(orders, now)
     // Asked again for the same orders: the payment already under way, and its prepay id.
     const current = couponApplied ? undefined : await this.pendingFor(tx, orders, request.method)
     if (current) return { status: 'PENDING', paymentId: current.id, ...decided }
@@ -155,6 +159,21 @@ export class PaymentService implements OrderSettlement {
     })
     await this.deps.orders.attach(tx, orders, paymentId, request.method, now)
     return { status: 'PENDING', paymentId, ...decided }
+  }
+
+  /**
+   * A messaging-app trade closes with its orders (payableUntil); the platform refuses one that
+   * closes in under PREPAY_MIN_MS, so a mall order that near its end is not payable this way:
+   * ORDER_NOT_PAYABLE naming it, rather than a sheet that could pay an order already cancelled.
+   */
+  private refuseClosingSoon(orders: readonly PayableOrder[], now: number): void {
+    const closing = orders.filter((o) => {
+      const until = payableUntil([o])
+      return until !== null && until - now < PREPAY_MIN_MS
+    })
+    if (closing.length > 0) {
+      throw new AppError('ORDER_NOT_PAYABLE', { orderIds: closing.map((o) => o.id) })
+    }
   }
 
   /**
@@ -252,8 +271,20 @@ export class PaymentService implements OrderSettlement {
     const payment = await payments.payment(db, paymentId)
     if (!payment) throw new Error(`payment ${paymentId} vanished`)
     if (payment.status === 'paid') return { paid: true }
+    // A replayed key reaches here without decide's checks: the orders must still wait for this
+    // payment and be payable, or the sheet would take money for nothing (then credited back).
+    const orders = await this.deps.orders.read(await payments.orderIdsOf(db, paymentId))
     const now = clock.now()
-    if (payment.prepay_id && prepayUsable(payment.prepay_at, now)) {
+    const gone = orders
+      .filter((o) => o.paymentId !== paymentId || payRefusal(o, payment.user_id, now) !== null)
+      .map((o) => o.id)
+    if (gone.length > 0) throw new AppError('ORDER_NOT_PAYABLE', { orderIds: gone })
+    const closeBy = payableUntil(orders)
+    if (
+      payment.prepay_id &&
+      prepayUsable(payment.prepay_at, now) &&
+      (closeBy === null || now < closeBy)
+    ) {
       return { paid: false, prepayId: payment.prepay_id }
     }
     const attempt = prepayAttempt(
@@ -264,7 +295,9 @@ export class PaymentService implements OrderSettlement {
         prepayAt: payment.prepay_id ? (payment.prepay_at ?? 0) : null,
       },
       now,
+      closeBy,
     )
+    if (attempt.expiresAt - now < PREPAY_MIN_MS) this.refuseClosingSoon(orders, now)
     const prepayId = await wechat.prepay({
       outTradeNo: attempt.outTradeNo,
       body: PAYMENT_BODY,
@@ -290,8 +323,9 @@ export class PaymentService implements OrderSettlement {
    * The platform's signed notice for payment `paymentId` (already checked for its sign and
    * merchant). Settles it once: the orders still waiting for it are paid with the money from
    * outside (clearing), the rest of the money goes to the buyer's balance. A notice for a payment
-   * already settled by this same transaction is a replay: acknowledged, nothing moves. An amount
-   * other than the payment's is refused.
+   * already settled by this same transaction is a replay: acknowledged, nothing moves; one by
+   * another transaction (a second attempt paid) is credited to the balance once (creditAgain). An
+   * amount other than the payment's is refused.
    */
   async settleNotice(
     paymentId: number,
@@ -316,7 +350,7 @@ export class PaymentService implements OrderSettlement {
       if (!payment) throw new AppError('PAY_NOTICE_INVALID', { reason: 'unknown trade' })
       if (payment.status === 'paid') {
         if (payment.transaction_id === notice.transactionId) return 'replayed'
-        throw new AppError('PAY_NOTICE_INVALID', { reason: 'settled by another transaction' })
+        return this.creditAgain(tx, payment, notice, now)
       }
       const { pay, credit } = noticeSettlement(
         { id: payment.id, userId: payment.user_id, amount: payment.amount },
@@ -352,6 +386,41 @@ export class PaymentService implements OrderSettlement {
       })
       return 'settled'
     })
+  }
+
+  /**
+   * The platform took the money of a second attempt of a payment already settled (its clock and
+   * ours either side of an attempt's time_expire): the orders are paid, so all of it goes to the
+   * buyer's balance, as noticeSettlement credits money for orders no longer payable. Once per
+   * transaction id: it is recorded as a paid payment of no orders under that id (unique), and a
+   * replay of the notice finds it. Runs under the settled payment's lock, so two of these serialise.
+   */
+  private async creditAgain(
+    tx: Tx,
+    payment: PaymentRow,
+    notice: PayNotice,
+    now: number,
+  ): Promise<'settled' | 'replayed'> {
+    const { payments, ledger } = this.deps
+    if (await payments.paidByTransaction(tx, notice.transactionId)) return 'replayed'
+    const transferId = await ledger.post(
+      tx,
+      payment.user_id,
+      { kind: 'payment_credit', memo: `payment ${payment.id}: paid again`, now },
+      creditBalance(payment.amount),
+    )
+    await payments.insertExtraSettlement(tx, {
+      userId: payment.user_id,
+      amount: payment.amount,
+      transactionId: notice.transactionId,
+      transferId,
+      now,
+    })
+    this.deps.log?.warn(
+      { paymentId: payment.id, transactionId: notice.transactionId },
+      'a settled payment was paid again at the platform: money credited to the balance',
+    )
+    return 'settled'
   }
 
   /** OrderSettlement (modules/finance confirms a remittance): see ports.ts. */
