@@ -469,6 +469,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     // Any order a waiting notice names, covered or not: the notice's money may yet pay it.
     awaitingRemittance: ordersNamedByRemittance,
+    // Nor one whose buyer may still pay it on the messaging app's sheet: cash would pay it twice.
+    paymentOpen: ordersWithOpenWechatPayment,
     idempotency: new IdempotencyStore(database.db),
   })
   const users = new UserService({

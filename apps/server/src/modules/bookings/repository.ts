@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely'
 import type { Dialect } from '../../platform/db'
-import { prepayUsable } from '../payments/rules'
 import type { BookingsTable, DB } from '../../platform/schema'
 import type { Tx } from '../../platform/transactions'
 
@@ -98,29 +97,6 @@ export class BookingsRepository {
       .where('status', '=', 'booked')
       .execute()
     return { all: rows.length, onDay: rows.filter((r) => r.date === date).length }
-  }
-
-  /**
-   * Which of `orderIds` point at a pending messaging-app payment whose sheet may still be paid: the
-   * platform closes each attempt's trade PREPAY_WINDOW_MS after it started (payments' rule
-   * `prepayUsable`; an attempt starts at `prepay_at`, or at the payment's creation before its
-   * first prepay is stored). Until then the buyer can still pay online, and cash at the counter
-   * would pay the order twice. This reads payments' tables directly (a read, under the orders'
-   * locks, which every payment of them takes first) rather than importing payments' repository.
-   */
-  async payableOnline(tx: Tx, orderIds: readonly number[], now: number): Promise<Set<number>> {
-    if (orderIds.length === 0) return new Set()
-    const rows = await tx
-      .selectFrom('orders')
-      .innerJoin('payments', 'payments.id', 'orders.payment_id')
-      .select(['orders.id', 'payments.prepay_at', 'payments.created_at'])
-      .where('orders.id', 'in', [...orderIds])
-      .where('payments.method', '=', 'wechat')
-      .where('payments.status', '=', 'pending')
-      .execute()
-    return new Set(
-      rows.filter((r) => prepayUsable(r.prepay_at ?? r.created_at, now)).map((r) => r.id),
-    )
   }
 
   async insertBooking(tx: Tx, booking: NewBooking): Promise<number> {

@@ -38,6 +38,17 @@ export interface SlotPlaces {
 /** Which of these orders a remittance notice waiting for staff names (modules/finance). */
 export type AwaitingRemittance = (tx: Tx, orderIds: readonly number[]) => Promise<Set<number>>
 
+/**
+ * Which of these orders wait for a messaging-app payment their buyer may still pay at the platform
+ * (modules/payments' `ordersWithOpenWechatPayment`, through app.ts). Called under the orders'
+ * locks with the clock read after them.
+ */
+export type OpenOnlinePayments = (
+  tx: Tx,
+  orderIds: readonly number[],
+  now: number,
+) => Promise<Set<number>>
+
 export interface BookingDeps {
   transact: Transact
   clock: Clock
@@ -54,6 +65,8 @@ export interface BookingDeps {
   settlement: OrderSettlement
   slots: SlotPlaces
   awaitingRemittance: AwaitingRemittance
+  /** Cash at the counter for an order its buyer may still pay online would pay it twice. */
+  paymentOpen: OpenOnlinePayments
   idempotency: Pick<IdempotencyStore, 'claim' | 'complete'>
   /** The counter's days, slots and capacity (operator settings; the defaults otherwise). */
   rules?: PickupRules
@@ -138,7 +151,7 @@ export class BookingService {
       const booked = await ordersBookedAtCounter(tx, request.orderIds)
       const awaited = await this.deps.awaitingRemittance(tx, request.orderIds)
       // A payment sheet the buyer may still pay: cash at the counter would pay the order twice.
-      const paying = await bookings.payableOnline(tx, request.orderIds, now)
+      const paying = await this.deps.paymentOpen(tx, request.orderIds, now)
       const refused = orders
         .filter(
           (o) =>
@@ -255,7 +268,7 @@ export class BookingService {
    * its orders was meanwhile paid or cancelled (staff then cancel the booking).
    */
   complete(bookingId: number, actor: StaffActor): Promise<BookingCompleted> {
-    const { transact, clock, bookings, idempotency, ledger, settlement } = this.deps
+    const { transact, clock, bookings, idempotency, ledger, settlement, paymentOpen } = this.deps
     return transact(async (tx) => {
       const booking = await bookings.lockBooking(tx, bookingId)
       if (!booking) throw new AppError('NOT_FOUND', { bookingId })
@@ -282,7 +295,7 @@ export class BookingService {
       )
       // An order whose payment sheet the buyer opened after booking may still be paid online:
       // taking the cash too would pay it twice. Staff wait for the sheet to close, or cancel.
-      const paying = await bookings.payableOnline(tx, orderIds, now)
+      const paying = await paymentOpen(tx, orderIds, now)
       const unpayable = orderIds.filter((id) => !payable.has(id) || paying.has(id))
       if (unpayable.length > 0) throw new AppError('ORDER_NOT_PAYABLE', { orderIds: unpayable })
       const cash = totalOf(orders)
