@@ -38,6 +38,9 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          // A page waits on the server it talks to: give expect.poll the time a loaded CI
+          // machine needs (its default second is shorter than one slow render).
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],

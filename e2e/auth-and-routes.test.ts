@@ -77,8 +77,10 @@ describe('every route of spec §2 renders with its title', () => {
       expect(new URL(page.url()).pathname).toBe(path)
       // A real frame: the title on screen and some content, never a blank page.
       await page.getByText(route.title.zh, { exact: true }).first().waitFor()
-      const text = await page.locator('#root').innerText()
-      expect(text.replace(route.title.zh, '').trim().length).toBeGreaterThan(0)
+      // Data-driven frames fill in once their reads answer: wait for more than the title.
+      const content = async () =>
+        (await page.locator('#root').innerText()).replace(route.title.zh, '').trim().length
+      await expect.poll(content).toBeGreaterThan(0)
     })
   }
 })

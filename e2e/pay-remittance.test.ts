@@ -116,7 +116,7 @@ describe('paying a mall order by bank remittance', () => {
     expect(await page.locator('[data-testid=bank-orders-note]').innerText()).toContain(
       `本次汇款用于订单 ${orderId}`,
     )
-    expect(await page.locator('[data-testid=company-bank]').count()).toBe(banks.length)
+    await expect.poll(() => page.locator('[data-testid=company-bank]').count()).toBe(banks.length)
     await screenshot(page, 'pay-remittance-banks')
     const bank = banks[0]!
     await page.locator(`[data-testid=company-bank][data-bank-id="${bank.id}"]`).click()

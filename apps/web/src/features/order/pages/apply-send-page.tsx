@@ -275,7 +275,8 @@ function ApplySendForm({ stored, counter }: { stored: StoredOrder[]; counter: st
                     </span>
                   </button>
                 )}
-                {banned ? (
+                {/* Shown once it can name the orders: a banner without them says too little. */}
+                {banned && bannedIds.length > 0 ? (
                   <NoticeBar
                     className={styles.notice}
                     color="alert"
