@@ -354,6 +354,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ledger,
     wechat,
     idempotency: new IdempotencyStore(database.db),
+    log: app.log,
   })
   // A user's notices; modules that tell of an event write its notice in the event's transaction.
   const notices = new NoticesService({

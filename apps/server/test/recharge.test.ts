@@ -173,6 +173,44 @@ describe.each(databases)('recharge on $name', (kind) => {
     expect(await balanceOf(t, ben.userId, 'deposit')).toBe(50 * YUAN)
   })
 
+  it('a second paid attempt of a settled recharge is credited as another recharge, once', async () => {
+    const cai = await t.signIn()
+    const { rechargeId, total, fee } = (await recharge(cai, 80 * YUAN)).json().data as {
+      rechargeId: number
+      total: number
+      fee: number
+    }
+    const paidBy = (transactionId: string) =>
+      toXml(
+        signed(
+          {
+            appid: SANDBOX_WECHAT_PAY.appId,
+            mch_id: SANDBOX_WECHAT_PAY.mchId,
+            nonce_str: 'n0nce',
+            return_code: 'SUCCESS',
+            result_code: 'SUCCESS',
+            out_trade_no: `R${rechargeId}`,
+            transaction_id: transactionId,
+            total_fee: total,
+          },
+          SANDBOX_WECHAT_PAY.key,
+        ),
+      )
+    const feesBefore = await platformFees()
+    expect((await postNotice(t, paidBy('4200000000000000000000000011'))).statusCode).toBe(200)
+    expect(await balanceOf(t, cai.userId, 'deposit')).toBe(80 * YUAN)
+    // The platform took the money of a second attempt too: it is not kept from the payer.
+    const second = paidBy('4200000000000000000000000012')
+    const answers = await Promise.all([postNotice(t, second), postNotice(t, second)])
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200])
+    expect(await balanceOf(t, cai.userId, 'deposit')).toBe(160 * YUAN)
+    expect(await platformFees()).toBe(feesBefore + 2 * fee)
+    // Replays of either change nothing.
+    await postNotice(t, paidBy('4200000000000000000000000011'))
+    await postNotice(t, second)
+    expect(await balanceOf(t, cai.userId, 'deposit')).toBe(160 * YUAN)
+  })
+
   it('refuses bad amounts with 400, another user’s recharge with 404, a reused key with 422', async () => {
     const cy = await t.signIn()
     const dee = await t.signIn()

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify'
 import type { Recharge } from '@numisma/contracts/account'
 import { recharge as rechargeRule } from '@numisma/domain/postings'
 import type { Clock } from '../../platform/clock'
@@ -18,6 +19,7 @@ export interface RechargeDeps {
   ledger: Pick<LedgerService, 'post'>
   wechat: WechatPayClient
   idempotency: Pick<IdempotencyStore, 'claim' | 'complete'>
+  log?: FastifyBaseLogger
 }
 
 /** What the payer sees on the platform's payment sheet. */
@@ -122,7 +124,29 @@ export class RechargeService {
       if (!notice.paid) return 'ignored'
       if (row.status === 'paid') {
         if (row.transaction_id === notice.transactionId) return 'replayed'
-        throw new AppError('PAY_NOTICE_INVALID', { reason: 'settled by another transaction' })
+        // A second attempt paid too (the platform's clock and ours either side of an attempt's
+        // time_expire): the payer paid for a recharge again, so it is one — the deposit grows by
+        // the amount and the fee is the channel's — recorded once under its transaction id.
+        if (await payments.rechargePaidByTransaction(tx, notice.transactionId)) return 'replayed'
+        const transferId = await ledger.post(
+          tx,
+          row.user_id,
+          { kind: 'recharge', memo: `recharge ${rechargeId}: another attempt paid`, now },
+          rechargeRule(row.amount, row.fee),
+        )
+        await payments.insertExtraRecharge(tx, {
+          userId: row.user_id,
+          amount: row.amount,
+          fee: row.fee,
+          transactionId: notice.transactionId,
+          transferId,
+          now,
+        })
+        this.deps.log?.warn(
+          { rechargeId, transactionId: notice.transactionId },
+          'a second attempt of a settled recharge was paid: credited as another recharge',
+        )
+        return 'settled'
       }
       const transferId = await ledger.post(
         tx,

@@ -244,6 +244,49 @@ export class PaymentsRepository {
     return updated.numUpdatedRows === 1n
   }
 
+  /** Whether a paid recharge carries this platform transaction id (each is settled once). */
+  async rechargePaidByTransaction(tx: Tx, transactionId: string): Promise<boolean> {
+    const row = await tx
+      .selectFrom('recharges')
+      .select('id')
+      .where('transaction_id', '=', transactionId)
+      .executeTakeFirst()
+    return row !== undefined
+  }
+
+  /**
+   * Records a second paid attempt of a recharge already settled: a paid recharge of the same
+   * amount and fee under its own transaction id (unique: once), with the transfer that credited it.
+   */
+  async insertExtraRecharge(
+    tx: Tx,
+    extra: {
+      userId: number
+      amount: number
+      fee: number
+      transactionId: string
+      transferId: number
+      now: number
+    },
+  ): Promise<number> {
+    const { id } = await tx
+      .insertInto('recharges')
+      .values({
+        user_id: extra.userId,
+        amount: extra.amount,
+        fee: extra.fee,
+        status: 'paid',
+        prepay_id: null,
+        transaction_id: extra.transactionId,
+        transfer_id: extra.transferId,
+        created_at: extra.now,
+        paid_at: extra.now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    return id
+  }
+
   async markRechargePaid(tx: Tx, rechargeId: number, settled: Settled): Promise<boolean> {
     const updated = await tx
       .updateTable('recharges')
