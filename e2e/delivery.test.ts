@@ -174,7 +174,7 @@ describe('delivery of paid goods', () => {
     await page.locator(`[data-testid=apply-address][data-address-id="${abroad.id}"]`).waitFor()
     const exitBan = page.locator('[data-testid=apply-exit-banned]')
     await exitBan.waitFor()
-    expect(await exitBan.innerText()).toContain(`订单 ${won.id} 含禁止出境的拍品`)
+    expect(await exitBan.innerText()).toContain(`订单 ${won.id} 含禁止出境的藏品`)
     await page.locator('[data-testid=fee-storage][data-fen="0"]').waitFor()
     expect(await page.locator('[data-testid=apply-submit]').isDisabled()).toBe(true)
     await screenshot(page, 'delivery-apply-send-exit-banned')
