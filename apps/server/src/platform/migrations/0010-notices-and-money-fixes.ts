@@ -21,11 +21,7 @@ export function noticesAndMoneyFixes({ id, time }: MigrationContext) {
         .addColumn('created_at', time, (c) => c.notNull())
         .addColumn('read_at', time)
         .execute()
-      await db.schema
-        .createIndex('notices_user')
-        .on('notices')
-        .columns(['user_id', 'id'])
-        .execute()
+      await db.schema.createIndex('notices_user').on('notices').columns(['user_id', 'id']).execute()
       // The user centre counts unread notices on every visit.
       await db.schema
         .createIndex('notices_unread')
