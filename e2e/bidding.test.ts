@@ -33,6 +33,11 @@ async function bidAndConfirm(page: Page, question: RegExp): Promise<void> {
   const dialog = page.locator('.adm-dialog-body')
   await dialog.waitFor()
   expect(await dialog.innerText()).toMatch(question)
+  // What winning at this price costs is said before the bid: the 10% handling fee and its days.
+  expect(await dialog.locator('[data-testid=bid-fee-note]').innerText()).toMatch(
+    /^成交另收 10% 手续费（按此价为 ¥[\d,]+\.\d{2}），须于成交后 3 天内付款。$/,
+  )
+  await screenshot(page, 'bid-confirm')
   await dialog.getByRole('button', { name: '确定' }).click()
   await dialog.waitFor({ state: 'detached' })
 }

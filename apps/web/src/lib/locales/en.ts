@@ -755,6 +755,8 @@ export const en: Messages = {
     confirmProxy: 'Set your maximum to {{amount}}?',
     confirmProxyNote:
       'When others bid, we bid for you one step at a time, never above this amount.',
+    feeNote:
+      'A winning bid pays a {{rate}}% handling fee on top ({{fee}} at this price), due within {{days}} days of the close.',
     success: 'Bid placed',
     proxySuccess: 'Proxy bid set',
     notLeading: 'Bid placed, but a higher proxy bid still leads',

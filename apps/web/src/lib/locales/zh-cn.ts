@@ -717,6 +717,7 @@ export const zhCN = {
     confirmDirect: '确认出价 {{amount}}？',
     confirmProxy: '确认委托上限 {{amount}}？',
     confirmProxyNote: '他人出价时，系统将按加价幅度自动代您出价，最高不超过该金额。',
+    feeNote: '成交另收 {{rate}}% 手续费（按此价为 {{fee}}），须于成交后 {{days}} 天内付款。',
     success: '出价成功',
     proxySuccess: '委托成功',
     notLeading: '出价已提交，但有更高的委托，您暂未领先',

@@ -4,6 +4,7 @@ import type { LotDetail } from '@numisma/contracts/catalog'
 import { errorText } from '@numisma/contracts/errors'
 import { formatFen } from '@numisma/contracts/money'
 import { randomUuid } from '@numisma/contracts/signing'
+import { AUCTION_PAYMENT_DAYS, DEFAULT_HANDLING_FEE_BPS, handlingFee } from '@numisma/domain/fees'
 import { nextAmount, type PriceStep } from '@numisma/domain/increments'
 import { Button, Dialog, NumberKeyboard, Tag, VirtualInput } from 'antd-mobile'
 import { AddOutline, MinusOutline } from 'antd-mobile-icons'
@@ -262,6 +263,14 @@ function ReadyBidControls({
               : t('bid.confirmDirect', { amount: yuan(amount) })}
           </p>
           {proxy ? <p className={styles.confirmNote}>{t('bid.confirmProxyNote')}</p> : null}
+          {/* What winning at this price costs, before the bid and not only on the order. */}
+          <p className={styles.confirmNote} data-testid="bid-fee-note">
+            {t('bid.feeNote', {
+              rate: DEFAULT_HANDLING_FEE_BPS / 100,
+              fee: yuan(handlingFee(amount)),
+              days: AUCTION_PAYMENT_DAYS,
+            })}
+          </p>
         </div>
       ),
       confirmText: t('common.confirm'),
