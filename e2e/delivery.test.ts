@@ -298,7 +298,7 @@ describe('delivery of paid goods', () => {
     await screenshot(page, 'delivery-shipment-detail')
   })
 
-  it('self-pickup on a day and slot, and a counter cash booking cancelled before its day', async () => {
+  it('self-pickup on a day and slot; a counter cash booking cancelled before its day, booked again and closed at the counter', async () => {
     const staff = await staffSession()
     const buyer = await createUser()
     const paidId = await mallOrder(staff, buyer)
@@ -366,7 +366,25 @@ describe('delivery of paid goods', () => {
     const listed = await dataOf<Booking[]>(
       mainCall('/user/booking/queryBookingList', { as: buyer }),
     )
-    expect(listed.find((b) => b.id === bookingId)?.status).toBe('cancelled')
+    const cancelled = listed.find((b) => b.id === bookingId)!
+    expect(cancelled.status).toBe('cancelled')
+
+    // Booked again; on the day the buyer pays cash at the counter and staff close the booking:
+    // the order is paid and handed over at once, and the buyer's list says so.
+    const again = await dataOf<{ bookingId: number }>(
+      mainCall('/user/booking/bookingApply', {
+        as: buyer,
+        body: { orderIds: [unpaidId], date: cancelled.date, slot: cancelled.slot },
+      }),
+    )
+    await staff.post(`/bookings/${again.bookingId}/complete`, {})
+    await page.goto('/order/cashpay/list')
+    await page
+      .locator(`[data-testid=booking][data-booking-id="${again.bookingId}"]`)
+      .locator('[data-testid=booking-status]', { hasText: '已完成' })
+      .waitFor()
+    const order = await dataOf<Order>(mainCall(`/user/order/${unpaidId}`, { as: buyer }))
+    expect(order.status).toBe('completed')
   })
 
   it('says honestly when there is nothing to deliver, in Chinese and in English', async () => {
