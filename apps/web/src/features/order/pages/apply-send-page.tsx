@@ -29,7 +29,7 @@ import {
   type DeliveryChoice,
 } from '../components/delivery-choice'
 import { FeeLines } from '../components/fee-lines'
-import { PickOrderRow } from '../components/pick-order-row'
+import { OrderTickRow } from '../../../components/order-tick-row'
 import { useApplyDeliveryFlow } from '../components/use-apply-delivery'
 import styles from './delivery-page.module.css'
 
@@ -223,7 +223,8 @@ function ApplySendForm({ stored, counter }: { stored: StoredOrder[]; counter: st
                 </span>
               </h2>
               {stored.map((s) => (
-                <PickOrderRow
+                <OrderTickRow
+                  testId="pick-order"
                   key={s.order.id}
                   order={s.order}
                   checked={chosenIds.includes(s.order.id)}

@@ -23,7 +23,7 @@ import {
   slotChoice,
   toggled,
 } from '../components/delivery-choice'
-import { PickOrderRow } from '../components/pick-order-row'
+import { OrderTickRow } from '../../../components/order-tick-row'
 import { SlotPicker } from '../components/slot-picker'
 import styles from './delivery-page.module.css'
 
@@ -157,7 +157,8 @@ export function CashpayPage() {
             </span>
           </h2>
           {offered.map((order) => (
-            <PickOrderRow
+            <OrderTickRow
+              testId="pick-order"
               key={order.id}
               order={order}
               checked={chosenIds.includes(order.id)}

@@ -2,35 +2,38 @@ import type { ReactNode } from 'react'
 import type { Order } from '@numisma/contracts/orders'
 import { Checkbox } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
-import { ItemImage } from '../../../components/item-image'
-import { Price } from '../../../components/price'
-import styles from './pick-order-row.module.css'
+import { ItemImage } from './item-image'
+import { Price } from './price'
+import styles from './order-tick-row.module.css'
 
 /**
- * An order to tick on the delivery screens: its first item's picture, its titles, its total, and
- * a note below (storage so far, an export ban, when it is due).
+ * An order to tick — on the payment screen, the delivery screens, the counter booking: its first
+ * item's picture, its titles, its total, and a note below (units or fee, storage so far, an export
+ * ban, when it is due). `testId` names the row (`{testId}`) and its tick (`{testId}-check`).
  */
-export function PickOrderRow({
+export function OrderTickRow({
   order,
   checked,
   onToggle,
   note,
+  testId,
 }: {
   order: Order
   checked: boolean
   onToggle: (checked: boolean) => void
   note?: ReactNode
+  testId: string
 }) {
   const { t } = useTranslation()
   const [first] = order.items
   return (
-    <div className={styles.row} data-testid="pick-order" data-order-id={order.id}>
+    <div className={styles.row} data-testid={testId} data-order-id={order.id}>
       <Checkbox
         block
         className={styles.check}
         checked={checked}
         onChange={onToggle}
-        data-testid="pick-order-check"
+        data-testid={`${testId}-check`}
       >
         <span className={styles.content}>
           <span className={styles.media}>
