@@ -10,10 +10,9 @@ import {
   type DeliveryApplySchema,
 } from '@numisma/contracts/delivery'
 import type { z } from 'zod'
-import { PAY_PASSWORD_SETTINGS_KEY } from '../account/pay-password'
-import { neverSent, request } from '../api-client'
-import { inBackground } from '../background'
+import { request } from '../api-client'
 import { ORDERS_KEY, USER_STATISTICS_KEY } from '../orders/query-keys'
+import { refreshAfterGuardedCall } from '../payment/password-guarded'
 import { DELIVERY_KEY } from './query-keys'
 
 /**
@@ -54,23 +53,11 @@ export function applyDeliveryMutationOptions(queryClient: QueryClient) {
   return mutationOptions({
     mutationFn: ({ body, idempotencyKey }: { body: DeliveryApplyBody; idempotencyKey: string }) =>
       applyDelivery(body, idempotencyKey),
-    onSettled: (result, error) => {
-      if (neverSent(error)) return undefined
-      const refresh = () =>
-        Promise.all([
-          queryClient.invalidateQueries({ queryKey: ORDERS_KEY }),
-          queryClient.invalidateQueries({ queryKey: USER_STATISTICS_KEY }),
-          queryClient.invalidateQueries({ queryKey: DELIVERY_KEY }),
-        ])
-      if (result === undefined) {
-        return Promise.all([
-          refresh(),
-          queryClient.invalidateQueries({ queryKey: PAY_PASSWORD_SETTINGS_KEY }),
-        ])
-      }
-      inBackground(refresh())
-      return undefined
-    },
+    onSettled: refreshAfterGuardedCall(queryClient, [
+      ORDERS_KEY,
+      USER_STATISTICS_KEY,
+      DELIVERY_KEY,
+    ]),
   })
 }
 

@@ -6,10 +6,9 @@ import {
 } from '@tanstack/react-query'
 import { PayResultSchema, type PayRequest, type PayResult } from '@numisma/contracts/payment'
 import type { ErrorCode } from '@numisma/contracts/errors'
-import { PAY_PASSWORD_SETTINGS_KEY } from '../account/pay-password'
-import { neverSent, request } from '../api-client'
-import { inBackground } from '../background'
+import { request } from '../api-client'
 import { COUPONS_KEY, ORDERS_KEY, USER_STATISTICS_KEY } from '../orders/query-keys'
+import { refreshAfterGuardedCall } from './password-guarded'
 import { PAYMENTS_KEY } from './query-keys'
 
 /** Spec §8: a balance payment fails as 'balance payment failed', any other as 'payment failed'. */
@@ -46,26 +45,12 @@ export function doPayMutationOptions(queryClient: QueryClient) {
   return mutationOptions({
     mutationFn: ({ body, idempotencyKey }: { body: PayRequest; idempotencyKey: string }) =>
       doPay(body, idempotencyKey),
-    onSettled: (result, error) => {
-      if (neverSent(error)) return undefined
-      const refresh = () =>
-        Promise.all([
-          queryClient.invalidateQueries({ queryKey: ORDERS_KEY }),
-          queryClient.invalidateQueries({ queryKey: USER_STATISTICS_KEY }),
-          queryClient.invalidateQueries({ queryKey: COUPONS_KEY }),
-          queryClient.invalidateQueries({ queryKey: PAYMENTS_KEY }),
-        ])
-      // A refused password may have locked payment: the settings say until when.
-      if (result === undefined) {
-        return Promise.all([
-          refresh(),
-          queryClient.invalidateQueries({ queryKey: PAY_PASSWORD_SETTINGS_KEY }),
-        ])
-      }
-      // Not awaited: the screen is left for the success page or the platform's cashier.
-      inBackground(refresh())
-      return undefined
-    },
+    onSettled: refreshAfterGuardedCall(queryClient, [
+      ORDERS_KEY,
+      USER_STATISTICS_KEY,
+      COUPONS_KEY,
+      PAYMENTS_KEY,
+    ]),
   })
 }
 
