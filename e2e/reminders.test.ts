@@ -65,8 +65,17 @@ describe('ending-soon reminders', () => {
     await bidAs(a, { lotId, amount: 100_000 })
 
     const { context, page } = await signedInContext(browser, a)
+    // The outbid goes to the sockets A has open when B bids: wait until the page's push socket
+    // is open and the server has said hello to A (a fixed second was not always enough).
+    const hello = new Promise<void>((resolve) => {
+      page.on('websocket', (ws) => {
+        ws.on('framereceived', ({ payload }) => {
+          if (String(payload).includes('"hello"')) resolve()
+        })
+      })
+    })
     await page.goto('/ucenter')
-    await page.waitForTimeout(1_000) // the push connection opens with the page
+    await hello
     await bidAs(b, { lotId, amount: 110_000 })
     const notice = page.locator(
       `[data-testid=reminders] [data-kind=outbid][data-lot-id="${lotId}"]`,
