@@ -20,7 +20,7 @@ import styles from './order-list.module.css'
  * two waiting-to-ship reads (won lots and mall orders, with the storage each has run up) and leads
  * to applying for delivery; the other tabs file the caller's whole list by the domain's group of
  * each status (the rule of the server's group reads and counters), so a group with no orders says
- * so rather than "coming soon".
+ * it has none.
  */
 export function OrderList() {
   const { t } = useTranslation()
