@@ -13,6 +13,7 @@ import { EmptyState } from '../../../components/empty-state'
 import { LoadFailed } from '../../../components/load-failed'
 import { PageFrame } from '../../../components/page-frame'
 import { PageLoading } from '../../../components/page-loading'
+import { DUE_FOOTER_FRAME, DueFooter } from '../../../components/due-footer'
 import { Price } from '../../../components/price'
 import { usePayPasswordSettings } from '../../../lib/account/pay-password'
 import { inBackground } from '../../../lib/background'
@@ -311,29 +312,22 @@ function PayForm({ wanted, pending }: { wanted: number[]; pending: Order[] }) {
   }
 
   const footer = (
-    <div className={styles.footer}>
-      <div className={styles.due}>
-        <span className={styles.dueLabel}>{t('pay.total')}</span>
-        <span data-testid="pay-total" data-fen={totals?.total ?? ''}>
-          <Price fen={totals?.total ?? 0} size="lg" muted={!totals} />
-        </span>
-      </div>
-      <Button
-        color="primary"
-        shape="rounded"
-        className={styles.submit}
-        data-testid="pay-submit"
-        disabled={orderIds.length === 0 || !totals || settling}
-        loading={(pay.isPending && !password.open) || leaving}
-        onClick={() => inBackground(submit())}
-      >
-        {t(method === 'remittance' ? 'pay.submitRemittance' : 'pay.submit')}
-      </Button>
-    </div>
+    <DueFooter
+      label={t('pay.total')}
+      fen={totals?.total ?? null}
+      testId="pay-total"
+      submit={{
+        label: t(method === 'remittance' ? 'pay.submitRemittance' : 'pay.submit'),
+        testId: 'pay-submit',
+        disabled: orderIds.length === 0 || !totals || settling,
+        loading: (pay.isPending && !password.open) || leaving,
+        onClick: () => inBackground(submit()),
+      }}
+    />
   )
 
   return (
-    <PageFrame bodyClassName={styles.body} footer={footer} footerClassName={styles.footerFrame}>
+    <PageFrame bodyClassName={styles.body} footer={footer} footerClassName={DUE_FOOTER_FRAME}>
       <div className={styles.content} data-testid="pay-page">
         {missing.length > 0 ? (
           <NoticeBar

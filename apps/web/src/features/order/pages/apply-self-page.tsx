@@ -6,7 +6,7 @@ import { EmptyState } from '../../../components/empty-state'
 import { LoadFailed } from '../../../components/load-failed'
 import { PageFrame } from '../../../components/page-frame'
 import { PageLoading } from '../../../components/page-loading'
-import { Price } from '../../../components/price'
+import { DUE_FOOTER_FRAME, DueFooter } from '../../../components/due-footer'
 import { inBackground } from '../../../lib/background'
 import { useDeliveryInfo } from '../../../lib/delivery/delivery-info'
 import { parseOrderIds } from '../../../lib/finance/order-ids'
@@ -96,29 +96,22 @@ export function ApplySelfPage() {
   }
 
   const footer = (
-    <div className={styles.footer}>
-      <div className={styles.due}>
-        <span className={styles.dueLabel}>{t('delivery.total')}</span>
-        <span data-testid="apply-total" data-fen={q?.total ?? ''}>
-          <Price fen={q?.total ?? 0} size="lg" muted={!q} />
-        </span>
-      </div>
-      <Button
-        color="primary"
-        shape="rounded"
-        className={styles.submit}
-        data-testid="apply-self-submit"
-        disabled={!q || !picked?.slot || info.isFetching}
-        loading={flow.busy}
-        onClick={() => inBackground(submit())}
-      >
-        {t('delivery.submitPickup')}
-      </Button>
-    </div>
+    <DueFooter
+      label={t('delivery.total')}
+      fen={q?.total ?? null}
+      testId="apply-total"
+      submit={{
+        label: t('delivery.submitPickup'),
+        testId: 'apply-self-submit',
+        disabled: !q || !picked?.slot || info.isFetching,
+        loading: flow.busy,
+        onClick: () => inBackground(submit()),
+      }}
+    />
   )
 
   return (
-    <PageFrame bodyClassName={styles.body} footer={footer} footerClassName={styles.footerFrame}>
+    <PageFrame bodyClassName={styles.body} footer={footer} footerClassName={DUE_FOOTER_FRAME}>
       <div className={styles.content} data-testid="apply-self">
         {gone > 0 ? (
           <NoticeBar

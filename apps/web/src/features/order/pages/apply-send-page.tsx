@@ -11,7 +11,7 @@ import { EmptyState } from '../../../components/empty-state'
 import { LoadFailed } from '../../../components/load-failed'
 import { PageFrame } from '../../../components/page-frame'
 import { PageLoading } from '../../../components/page-loading'
-import { Price } from '../../../components/price'
+import { DUE_FOOTER_BUTTON, DUE_FOOTER_FRAME, DueFooter } from '../../../components/due-footer'
 import { useAddresses } from '../../../lib/address/addresses'
 import { inBackground } from '../../../lib/background'
 import { useDeliveryInfo, useExitBan, useKeepFee } from '../../../lib/delivery/delivery-info'
@@ -163,36 +163,30 @@ function ApplySendForm({ stored, counter }: { stored: StoredOrder[]; counter: st
         block
         color="primary"
         shape="rounded"
-        className={styles.submit}
+        className={DUE_FOOTER_BUTTON}
         data-testid="apply-cashpay"
         onClick={() => inBackground(navigate('/order/cashpay'))}
       >
         {t('delivery.toCashpay')}
       </Button>
     ) : (
-      <div className={styles.footer}>
-        <div className={styles.due}>
-          <span className={styles.dueLabel}>{t('delivery.total')}</span>
-          <span data-testid="apply-total" data-fen={q?.total ?? ''}>
-            <Price fen={q?.total ?? 0} size="lg" muted={!q || chosenIds.length === 0} />
-          </span>
-        </div>
-        <Button
-          color="primary"
-          shape="rounded"
-          className={styles.submit}
-          data-testid="apply-submit"
-          disabled={chosenIds.length === 0 || (express && (!q || settling || !address || banned))}
-          loading={flow.busy}
-          onClick={() => inBackground(submit())}
-        >
-          {t(method === 'pickup' ? 'delivery.nextPickup' : 'delivery.submitExpress')}
-        </Button>
-      </div>
+      <DueFooter
+        label={t('delivery.total')}
+        fen={q?.total ?? null}
+        muted={chosenIds.length === 0}
+        testId="apply-total"
+        submit={{
+          label: t(method === 'pickup' ? 'delivery.nextPickup' : 'delivery.submitExpress'),
+          testId: 'apply-submit',
+          disabled: chosenIds.length === 0 || (express && (!q || settling || !address || banned)),
+          loading: flow.busy,
+          onClick: () => inBackground(submit()),
+        }}
+      />
     )
 
   return (
-    <PageFrame bodyClassName={styles.body} footer={footer} footerClassName={styles.footerFrame}>
+    <PageFrame bodyClassName={styles.body} footer={footer} footerClassName={DUE_FOOTER_FRAME}>
       <div className={styles.content} data-testid="apply-send">
         <section className={styles.card}>
           <h2 className={styles.cardTitle}>{t('delivery.method')}</h2>

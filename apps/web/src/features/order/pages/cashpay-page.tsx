@@ -9,7 +9,7 @@ import { EmptyState } from '../../../components/empty-state'
 import { LoadFailed } from '../../../components/load-failed'
 import { PageFrame } from '../../../components/page-frame'
 import { PageLoading } from '../../../components/page-loading'
-import { Price } from '../../../components/price'
+import { DUE_FOOTER_FRAME, DueFooter } from '../../../components/due-footer'
 import { inBackground } from '../../../lib/background'
 import { useApplyBooking, useBookings } from '../../../lib/delivery/bookings'
 import { useDeliveryInfo } from '../../../lib/delivery/delivery-info'
@@ -125,29 +125,23 @@ export function CashpayPage() {
 
   const total = declaredValue(chosen)
   const footer = (
-    <div className={styles.footer}>
-      <div className={styles.due}>
-        <span className={styles.dueLabel}>{t('delivery.cashTotal')}</span>
-        <span data-testid="cashpay-total" data-fen={total}>
-          <Price fen={total} size="lg" muted={chosen.length === 0} />
-        </span>
-      </div>
-      <Button
-        color="primary"
-        shape="rounded"
-        className={styles.submit}
-        data-testid="cashpay-submit"
-        disabled={chosen.length === 0 || !picked?.slot}
-        loading={book.isPending}
-        onClick={() => inBackground(submit())}
-      >
-        {t('delivery.submitBooking')}
-      </Button>
-    </div>
+    <DueFooter
+      label={t('delivery.cashTotal')}
+      fen={total}
+      muted={chosen.length === 0}
+      testId="cashpay-total"
+      submit={{
+        label: t('delivery.submitBooking'),
+        testId: 'cashpay-submit',
+        disabled: chosen.length === 0 || !picked?.slot,
+        loading: book.isPending,
+        onClick: () => inBackground(submit()),
+      }}
+    />
   )
 
   return (
-    <PageFrame bodyClassName={styles.body} footer={footer} footerClassName={styles.footerFrame}>
+    <PageFrame bodyClassName={styles.body} footer={footer} footerClassName={DUE_FOOTER_FRAME}>
       <div className={styles.content} data-testid="cashpay">
         <section className={styles.card}>
           <h2 className={styles.cardTitle}>
