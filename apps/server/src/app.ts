@@ -213,7 +213,7 @@ export function bookingExpiryFor(
   return BookingExpiry.forDatabase(
     database,
     clock,
-    { release: (tx, date, slot) => slotCounts.releaseSlotPlace(tx, database.dialect, date, slot) },
+    { release: (tx, date, slot) => slotCounts.releaseSlotPlace(tx, date, slot) },
     options,
   )
 }
@@ -414,8 +414,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     passwords: payPasswords,
     idempotency: new IdempotencyStore(database.db),
     addressOf: (userId, addressId) => addresses.get(userId, addressId, 'zh'),
-    claimSlot: (tx, date, slot, capacity) =>
-      slotCounts.claimSlotPlace(tx, database.dialect, date, slot, capacity),
+    claimSlot: (tx, date, slot, capacity) => slotCounts.claimSlotPlace(tx, date, slot, capacity),
     bookedPlaces: slotCounts.bookedPlaces,
     log: app.log,
   })
@@ -464,9 +463,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ledger,
     settlement: payments,
     slots: {
-      claim: (tx, date, slot, capacity) =>
-        slotCounts.claimSlotPlace(tx, database.dialect, date, slot, capacity),
-      release: (tx, date, slot) => slotCounts.releaseSlotPlace(tx, database.dialect, date, slot),
+      claim: (tx, date, slot, capacity) => slotCounts.claimSlotPlace(tx, date, slot, capacity),
+      release: (tx, date, slot) => slotCounts.releaseSlotPlace(tx, date, slot),
     },
     // Any order a waiting notice names, covered or not: the notice's money may yet pay it.
     awaitingRemittance: ordersNamedByRemittance,

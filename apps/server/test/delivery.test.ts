@@ -507,7 +507,7 @@ describe.each(databases)('delivery on $name', (target) => {
     const transact = transactor(t.database)
     const results = await Promise.all(
       Array.from({ length: 30 }, () =>
-        transact((tx) => claimSlotPlace(tx, t.database.dialect, '2031-01-06', '10:00-12:00', 10)),
+        transact((tx) => claimSlotPlace(tx, '2031-01-06', '10:00-12:00', 10)),
       ),
     )
     expect(results.filter(Boolean)).toHaveLength(10)

@@ -1,5 +1,4 @@
-import type { OrderKind, OrderStatus } from '@numisma/contracts/orders'
-import { ORDER_KINDS, ORDER_STATUSES } from '@numisma/contracts/orders'
+import type { OrderStatus } from '@numisma/contracts/orders'
 import type { ShipmentShip, ShipmentStatus } from '@numisma/contracts/delivery'
 import {
   autoCompleteAt,
@@ -9,19 +8,8 @@ import {
 } from '@numisma/domain/order-status'
 import { AppError } from '../../platform/errors'
 import type { Tx } from '../../platform/transactions'
+import { kindOf, statusOf } from '../orders/mappers'
 import type { DeliveryRepository, LockedOrder, ShipmentRow } from './repository'
-
-export const kindOf = (value: string): OrderKind => {
-  const kind = ORDER_KINDS.find((k) => k === value)
-  if (!kind) throw new Error(`order has an unknown kind: ${value}`)
-  return kind
-}
-
-export const statusOf = (value: string): OrderStatus => {
-  const status = ORDER_STATUSES.find((s) => s === value)
-  if (!status) throw new Error(`order has an unknown status: ${value}`)
-  return status
-}
 
 export const methodOf = (value: string): 'express' | 'pickup' => {
   if (value === 'express' || value === 'pickup') return value

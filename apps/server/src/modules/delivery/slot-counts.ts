@@ -1,5 +1,4 @@
 import { sql } from 'kysely'
-import type { Dialect } from '../../platform/db'
 import type { Tx } from '../../platform/transactions'
 
 /**
@@ -24,7 +23,6 @@ import type { Tx } from '../../platform/transactions'
  */
 export async function claimSlotPlace(
   tx: Tx,
-  _dialect: Dialect,
   date: string,
   slot: string,
   capacity: number,
@@ -46,12 +44,7 @@ export async function claimSlotPlace(
 }
 
 /** Gives a place back (a cancelled booking); never below zero. */
-export async function releaseSlotPlace(
-  tx: Tx,
-  _dialect: Dialect,
-  date: string,
-  slot: string,
-): Promise<void> {
+export async function releaseSlotPlace(tx: Tx, date: string, slot: string): Promise<void> {
   await tx
     .updateTable('slot_counts')
     .set({ booked: sql<number>`booked - 1` })

@@ -1,5 +1,5 @@
 import type { Tx } from '../../platform/transactions'
-import { UNPAID_STATUSES } from './repository'
+import { UNPAID_STATUSES } from '@numisma/domain/order-status'
 
 /**
  * Which of a notice's orders `amount` pays: the unpaid ones in id order while what is left of it

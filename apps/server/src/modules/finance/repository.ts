@@ -1,10 +1,8 @@
+import { UNPAID_STATUSES } from '@numisma/domain/order-status'
 import type { Kysely } from 'kysely'
 import type { Dialect } from '../../platform/db'
 import type { DB, RemittancesTable, WithdrawalsTable } from '../../platform/schema'
 import type { Tx } from '../../platform/transactions'
-
-/** Orders a remittance may pay: not yet paid, cancelled or forfeited (DESIGN §4: overdue pays). */
-export const UNPAID_STATUSES = ['pending_payment', 'overdue'] as const
 
 export type RemittanceRow = Omit<RemittancesTable, 'id' | 'receipt'> & {
   id: number

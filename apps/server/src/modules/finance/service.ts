@@ -38,8 +38,6 @@ import { remittancePayable } from './awaiting-remittance'
 import type { ReceiptDecoder } from './receipt'
 import type { BankingRepository } from './repository'
 
-export { remittancePayable }
-
 /** What the ledger module does for this one (LedgerService). */
 export interface BankingLedger {
   post(

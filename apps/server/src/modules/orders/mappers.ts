@@ -5,13 +5,15 @@ import type { OrderRow } from './reads-repository'
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString())
 
-function kindOf(value: string): OrderKind {
+/** A stored order kind, refused loudly if the database holds something else. */
+export function kindOf(value: string): OrderKind {
   const kind = ORDER_KINDS.find((k) => k === value)
   if (!kind) throw new Error(`order has an unknown kind: ${value}`)
   return kind
 }
 
-function statusOf(value: string): OrderStatus {
+/** A stored order status, refused loudly if the database holds something else. */
+export function statusOf(value: string): OrderStatus {
   const status = ORDER_STATUSES.find((s) => s === value)
   if (!status) throw new Error(`order has an unknown status: ${value}`)
   return status
