@@ -532,6 +532,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     )
     await app.register(wxpaySandboxRoutes, { prefix: WXPAY_SANDBOX_PREFIX, sandbox })
   }
+  // [issue 11 · platform sandbox (OAuth, tokens, tickets): helper A]
+  // [issue 11 · customer-service chat sockets and staff calls: helper D]
 
   await app.register(
     async (main) => {
@@ -592,6 +594,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await main.register(couponRoutes, { service: coupons })
       await main.register(addressRoutes, { service: addresses })
       await main.register(deliveryRoutes, { service: delivery })
+      // [issue 11 · messaging-platform sign-in and share signature: helper B]
+      // [issue 11 · customer-service chat, the collector's calls: helper D]
       // Unknown paths are checked for a signature too, so they reveal nothing to strangers.
       main.setNotFoundHandler({ preHandler: verify }, (request, reply) =>
         sendError(request, reply, 404, 'NOT_FOUND'),

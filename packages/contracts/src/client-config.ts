@@ -8,6 +8,13 @@ export const ClientConfigSchema = z.object({
   services: z.object({ main: z.string(), search: z.string(), push: z.string() }),
   apps: z.object({ h5: AppPairSchema, search: AppPairSchema }),
   signSecret: z.string(),
+  /**
+   * The messaging platform's public side (contracts/wechat): the official account's app id and its
+   * OAuth authorize page (the sandbox's on this server outside production); null when not set up.
+   */
+  wechat: z.object({ appId: z.string(), authorizeUrl: z.string() }).nullable(),
+  /** The customer-service chat's agent, the widget's default peer (spec §3). */
+  chat: z.object({ agentId: z.string() }),
 })
 export type ClientConfig = z.infer<typeof ClientConfigSchema>
 

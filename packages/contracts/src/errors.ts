@@ -284,6 +284,36 @@ export const ERRORS = {
     zh: '最多保存20个收货地址，请先删除不用的地址',
     en: 'you can keep at most 20 addresses; delete one first',
   },
+  WX_CODE_INVALID: {
+    status: 400,
+    zh: '微信授权已失效，请重新进入',
+    en: 'the messaging-app authorisation has expired; open the page again',
+  },
+  WX_BIND_EXPIRED: {
+    status: 400,
+    zh: '绑定已过期，请重新授权',
+    en: 'binding has expired; authorise again',
+  },
+  WX_ACCOUNT_LINKED: {
+    status: 409,
+    zh: '该手机号已绑定其他微信账号',
+    en: 'this mobile number is already linked to another messaging-app account',
+  },
+  WX_UNAVAILABLE: {
+    status: 503,
+    zh: '微信服务暂时无法使用，请稍后再试',
+    en: 'the messaging platform cannot be reached just now; try again later',
+  },
+  CHAT_IMAGE_INVALID: {
+    status: 400,
+    zh: '图片无法识别，请换一张',
+    en: 'the picture cannot be read; choose another',
+  },
+  CHAT_ITEM_NOT_FOUND: {
+    status: 404,
+    zh: '商品不存在',
+    en: 'that item does not exist',
+  },
 } as const satisfies Record<string, ErrorEntry>
 
 export type ErrorCode = keyof typeof ERRORS

@@ -1,3 +1,4 @@
+import { DEFAULT_CHAT_AGENT_ID } from '@numisma/contracts/chat'
 import type { ClientConfig } from '@numisma/contracts/client-config'
 import { randomToken } from './crypto'
 import type { SettingsRepository } from './settings-repository'
@@ -27,11 +28,19 @@ export async function loadPublicApps(settings: SettingsRepository): Promise<Publ
   }
 }
 
-export function clientConfig(apps: PublicApps, env: ClientConfig['env']): ClientConfig {
+export function clientConfig(
+  apps: PublicApps,
+  env: ClientConfig['env'],
+  inApp: Pick<ClientConfig, 'wechat' | 'chat'> = {
+    wechat: null,
+    chat: { agentId: DEFAULT_CHAT_AGENT_ID },
+  },
+): ClientConfig {
   return {
     env,
     services: { main: '/svc/main', search: '/svc/search', push: '/svc/push' },
     apps: { h5: apps.h5, search: apps.search },
     signSecret: apps.signSecret,
+    ...inApp,
   }
 }

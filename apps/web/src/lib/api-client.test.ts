@@ -16,6 +16,8 @@ const CONFIG: ClientConfig = {
     search: { id: 'searchapp', key: 'search-secret' },
   },
   signSecret: 'shared-secret',
+  wechat: null,
+  chat: { agentId: 'agent' },
 }
 
 const SIGNED_IN = {
