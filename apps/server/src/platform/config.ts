@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { DEFAULT_QUOTA_MULTIPLIER } from '@numisma/domain/quota'
+import { DEFAULT_CHAT_AGENT_ID } from '@numisma/contracts/chat'
 import { z } from 'zod'
 
 /** The process contract of DESIGN §9, read once from the environment. */
@@ -39,6 +40,18 @@ const EnvSchema = z.object({
   WECHAT_PAY_NOTIFY_URL: z.url().optional(),
   /** Mount the pay sandbox at /svc/sandbox/wxpay; unset: on outside production. */
   WECHAT_PAY_SANDBOX: z.enum(['true', 'false']).optional(),
+  /**
+   * The messaging platform's official account (DESIGN §7): OAuth sign-in, JS-SDK tickets. App id
+   * and secret; the bases of its OAuth pages (open.weixin.qq.com) and API (api.weixin.qq.com).
+   */
+  WECHAT_MP_APPID: z.string().min(1).optional(),
+  WECHAT_MP_SECRET: z.string().min(16).optional(),
+  WECHAT_OAUTH_BASE: z.url().optional(),
+  WECHAT_API_BASE: z.url().optional(),
+  /** Mount the platform sandbox (OAuth, tokens, tickets) at /svc/sandbox/wx; unset: on outside production. */
+  WECHAT_MP_SANDBOX: z.enum(['true', 'false']).optional(),
+  /** The customer-service chat's agent id (spec §3's fixed default peer). */
+  CHAT_AGENT_ID: z.string().min(1).max(64).optional(),
 })
 
 export interface Config {
@@ -61,6 +74,8 @@ export interface Config {
   /** Unset in development: a random one kept in the settings table (modules/account). */
   payPasswordPepper: string | undefined
   wechatPay: WechatPaySettings
+  wechatMp: WechatMpSettings
+  chatAgentId: string
 }
 
 /**
@@ -114,6 +129,51 @@ export function wechatPaySettings(
   }
 }
 
+/**
+ * The messaging platform's official account (DESIGN §7): sign-in by its OAuth and JS-SDK tickets.
+ * JSAPI pay needs the payer's open id under the pay merchant's app id, so the sandbox account is
+ * the sandbox merchant's app.
+ */
+export interface WechatMpSettings {
+  appId: string
+  /** Undefined (production, unset) turns messaging-app sign-in and sharing off. */
+  secret: string | undefined
+  /** Where its authorize page lives; undefined: the sandbox on this server. */
+  oauthBase: string | undefined
+  /** Where its API (`sns/…`, `cgi-bin/…`) lives; undefined: the sandbox on this server. */
+  apiBase: string | undefined
+  /** Whether this server mounts the platform sandbox at /svc/sandbox/wx. */
+  sandbox: boolean
+}
+
+/** The sandbox official account (development and tests only; README). */
+export const SANDBOX_WECHAT_MP = {
+  appId: SANDBOX_WECHAT_PAY.appId,
+  secret: '4f1c0e9d8b7a65432109fedcba987654',
+} as const
+
+/** As {@link wechatPaySettings}: outside production the sandbox's account stands in. */
+export function wechatMpSettings(
+  env: Config['env'],
+  e: {
+    WECHAT_MP_APPID?: string | undefined
+    WECHAT_MP_SECRET?: string | undefined
+    WECHAT_OAUTH_BASE?: string | undefined
+    WECHAT_API_BASE?: string | undefined
+    WECHAT_MP_SANDBOX?: 'true' | 'false' | undefined
+  } = {},
+): WechatMpSettings {
+  const fallback = env === 'production' ? undefined : SANDBOX_WECHAT_MP
+  return {
+    appId: e.WECHAT_MP_APPID ?? fallback?.appId ?? '',
+    secret: e.WECHAT_MP_SECRET ?? fallback?.secret,
+    oauthBase: e.WECHAT_OAUTH_BASE,
+    apiBase: e.WECHAT_API_BASE,
+    sandbox:
+      e.WECHAT_MP_SANDBOX === undefined ? env !== 'production' : e.WECHAT_MP_SANDBOX === 'true',
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = EnvSchema.safeParse(env)
   if (!parsed.success) {
@@ -148,6 +208,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     quotaMultiplier: e.QUOTA_MULTIPLIER,
     payPasswordPepper: e.PAY_PASSWORD_PEPPER,
     wechatPay: wechatPaySettings(mode, e),
+    wechatMp: wechatMpSettings(mode, e),
+    chatAgentId: e.CHAT_AGENT_ID ?? DEFAULT_CHAT_AGENT_ID,
   }
 }
 
@@ -165,6 +227,10 @@ export function assertProductionSecrets(config: Config): void {
   // without money: with a real key it would mint genuine-looking payments.
   if (config.wechatPay.sandbox) {
     throw new Error('WECHAT_PAY_SANDBOX must not be true in production')
+  }
+  // The platform sandbox hands out open ids for any name typed into its authorize page.
+  if (config.wechatMp.sandbox) {
+    throw new Error('WECHAT_MP_SANDBOX must not be true in production')
   }
 }
 
