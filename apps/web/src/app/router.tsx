@@ -115,6 +115,11 @@ const PAGES: Record<string, Page> = {
     'WithdrawPage',
   ),
   '/notices': page(() => import('../features/notices/pages/notices-page'), 'NoticesPage'),
+  '/chat': page(() => import('../features/chat/pages/chat-page'), 'ChatPage'),
+  '/wx/callback': page(
+    () => import('../features/wx-auth/pages/wx-callback-page'),
+    'WxCallbackPage',
+  ),
   '/task': TaskPage,
   '*': page(() => import('./not-found-page'), 'NotFoundPage'),
 }

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest'
 import { keepAlivePatterns, matchRoute, ROUTES, titleFor, visibleRoutes } from './routes'
 
 describe('ROUTES', () => {
-  it('has every route of spec §2 once, and /account/withdraw and /notices', () => {
-    expect(ROUTES).toHaveLength(36)
-    expect(new Set(ROUTES.map((r) => r.path)).size).toBe(36)
+  it('has every route of spec §2 once, and /account/withdraw, /notices and /chat', () => {
+    expect(ROUTES).toHaveLength(38)
+    expect(new Set(ROUTES.map((r) => r.path)).size).toBe(38)
   })
 
   it('carries the spec flags', () => {
@@ -22,6 +22,16 @@ describe('ROUTES', () => {
       auth: true,
       keepAlive: false,
       title: { zh: '消息通知', en: 'Notices' },
+    })
+    expect(byPath('/chat')).toMatchObject({
+      auth: true,
+      keepAlive: false,
+      title: { zh: '在线客服', en: 'Customer service' },
+    })
+    // The OAuth callback must not need sign-in: it is where signing in happens.
+    expect(byPath('/wx/callback')).toMatchObject({
+      auth: false,
+      title: { zh: '微信登录', en: 'Messaging-app sign-in' },
     })
   })
 

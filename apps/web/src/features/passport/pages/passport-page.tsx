@@ -1,11 +1,15 @@
 import { useState } from 'react'
-import { Button, Checkbox, Input, NoticeBar } from 'antd-mobile'
+import { Avatar, Button, Checkbox, Input, NoticeBar } from 'antd-mobile'
 import { SMS_RESEND_SECONDS } from '@numisma/contracts/passport'
 import { useTranslation } from 'react-i18next'
+import { clearWxBind, readWxBind, WX_BIND_PARAM } from '../../../lib/in-app/wx-bind-handoff'
+import type { WxBindHandoff } from '../../../lib/in-app/wx-bind-handoff'
+import { startWxOAuth } from '../../../lib/in-app/wx-oauth'
 import { safeRedirect } from '../../../lib/redirect'
 import { showSuccess, showToast } from '../../../lib/toast'
 import { useLogin } from '../api/login'
 import { useSendSms } from '../api/send-sms'
+import { isBindExpired, useWxBind } from '../api/wx-bind'
 import { AgreementPopup } from '../components/agreement-popup'
 import { useCountdown } from '../components/use-countdown'
 import { BrandLogo } from '../../../components/brand-logo'
@@ -16,11 +20,28 @@ const MOBILE = /^1[3-9]\d{9}$/
 const CODE = /^\d{6}$/
 
 /**
+ * `?bind=1`: the messaging platform's user has no account linked yet (features/wx-auth); the same
+ * SMS sign-in then also links their open id. Without the stored handoff (another tab, or used) the
+ * binding cannot go on.
+ */
+type Mode = { kind: 'login' } | { kind: 'bind'; handoff: WxBindHandoff } | { kind: 'bindExpired' }
+
+function modeOf(search: string, storage: Pick<Storage, 'getItem'>): Mode {
+  if (!new URLSearchParams(search).has(WX_BIND_PARAM)) return { kind: 'login' }
+  const handoff = readWxBind(storage)
+  return handoff ? { kind: 'bind', handoff } : { kind: 'bindExpired' }
+}
+
+const wantedUrl = (): string =>
+  safeRedirect(new URLSearchParams(window.location.search).get('redirect'))
+
+/**
  * Sign-in by mobile number and SMS code. On success the server has set the login cookies; go back
  * to the wanted same-origin URL (`?redirect=`), or home.
  */
 export function PassportPage() {
   const { t } = useTranslation()
+  const [mode, setMode] = useState(() => modeOf(window.location.search, window.sessionStorage))
   const [mobile, setMobile] = useState('')
   const [code, setCode] = useState('')
   const [agreed, setAgreed] = useState(false)
@@ -29,6 +50,7 @@ export function PassportPage() {
   const [secondsLeft, startCountdown] = useCountdown()
   const sms = useSendSms()
   const login = useLogin()
+  const bind = useWxBind()
   const mobileValid = MOBILE.test(mobile)
 
   const sendCode = (): void => {
@@ -49,25 +71,75 @@ export function PassportPage() {
     if (!mobileValid) return showToast(t('passport.mobileInvalid'))
     if (!CODE.test(code)) return showToast(t('passport.codeInvalid'))
     if (!agreed) return showToast(t('passport.agreementRequired'))
-    login.mutate(
-      { mobile, code, agreement: true },
-      {
-        onSuccess: () => {
-          showSuccess(t('passport.success'), 800)
-          const redirect = safeRedirect(new URLSearchParams(window.location.search).get('redirect'))
-          window.location.replace(redirect)
+    const signedIn = (): void => {
+      showSuccess(t('passport.success'), 800)
+      window.location.replace(wantedUrl())
+    }
+    if (mode.kind === 'bind') {
+      bind.mutate(
+        { bindToken: mode.handoff.bindToken, mobile, code, agreement: true },
+        {
+          onSuccess: () => {
+            clearWxBind(window.sessionStorage)
+            signedIn()
+          },
+          onError: (error) => {
+            if (!isBindExpired(error)) return
+            clearWxBind(window.sessionStorage)
+            setMode({ kind: 'bindExpired' })
+          },
         },
-      },
+      )
+      return
+    }
+    login.mutate({ mobile, code, agreement: true }, { onSuccess: signedIn })
+  }
+
+  if (mode.kind === 'bindExpired') {
+    return (
+      <div className={styles.passport} data-testid="passport-bind-expired">
+        <header className={styles.brand}>
+          <BrandLogo large />
+          <h1 className={styles.welcome}>{t('wxAuth.bindExpired')}</h1>
+        </header>
+        <div className={styles.form}>
+          <Button
+            block
+            color="primary"
+            size="large"
+            shape="rounded"
+            onClick={() => {
+              if (!startWxOAuth(wantedUrl())) showToast(t('wxAuth.unavailable'))
+            }}
+          >
+            {t('wxAuth.retry')}
+          </Button>
+        </div>
+      </div>
     )
   }
 
   return (
-    <div className={styles.passport} data-testid="passport">
-      <header className={styles.brand}>
-        <BrandLogo large />
-        <h1 className={styles.welcome}>{t('passport.welcome')}</h1>
-        <p className={styles.subtitle}>{t('passport.subtitle')}</p>
-      </header>
+    <div className={styles.passport} data-testid="passport" data-mode={mode.kind}>
+      {mode.kind === 'bind' ? (
+        <header className={styles.brand} data-testid="passport-bind">
+          <Avatar
+            src={mode.handoff.avatar}
+            className={styles.avatar}
+            style={{ '--size': '4rem', '--border-radius': '50%' }}
+          />
+          <h1 className={styles.welcome}>
+            {t('wxAuth.bindGreeting', { name: mode.handoff.nickname })}
+          </h1>
+          <p className={styles.subtitle}>{t('wxAuth.bindHint')}</p>
+        </header>
+      ) : (
+        <header className={styles.brand}>
+          <BrandLogo large />
+          <h1 className={styles.welcome}>{t('passport.welcome')}</h1>
+          <p className={styles.subtitle}>{t('passport.subtitle')}</p>
+        </header>
+      )}
 
       <form
         className={styles.form}
@@ -155,9 +227,9 @@ export function PassportPage() {
           color="primary"
           size="large"
           shape="rounded"
-          loading={login.isPending}
+          loading={login.isPending || bind.isPending}
         >
-          {t('passport.submit')}
+          {mode.kind === 'bind' ? t('wxAuth.bindSubmit') : t('passport.submit')}
         </Button>
       </form>
 
