@@ -5,6 +5,8 @@ import { useLocation, useMatches, useOutlet } from 'react-router'
 import { PageLoading } from '../components/page-loading'
 import { browserCookies, readSession } from '../lib/cookies'
 import { guardFromCookies } from '../lib/guard'
+import { currentInAppEnvironment } from '../lib/in-app/environment'
+import { startSignIn } from '../lib/in-app/sign-in'
 import { PageLocation } from './page-location'
 import { keepAlivePatterns, NOT_FOUND_ROUTE, ROUTES, titleFor, type RouteMeta } from './routes'
 
@@ -12,6 +14,12 @@ import { keepAlivePatterns, NOT_FOUND_ROUTE, ROUTES, titleFor, type RouteMeta } 
 const OutbidNotifier = lazy(async () => ({
   default: (await import('../features/auction/components/outbid-notifier')).OutbidNotifier,
 }))
+
+/** Inside the messaging app only: its JS-SDK and share set-up stay out of every other first load. */
+const MessagingShare = lazy(async () => ({
+  default: (await import('../lib/share/messaging-share')).MessagingShare,
+}))
+const IN_MESSAGING_APP = currentInAppEnvironment() === 'messaging'
 
 /** Non-production only (spec §2), so never part of the production first load. */
 const DebugTools = lazy(async () => ({ default: (await import('./debug-tools')).DebugTools }))
@@ -37,7 +45,7 @@ export function AppLayout({ debugTools }: { debugTools: boolean }) {
   const meta = isRouteMeta(handle) ? handle : NOT_FOUND_ROUTE
   const cacheKey = location.pathname + location.search
   const decision = guardFromCookies(meta.auth, cacheKey + location.hash, browserCookies)
-  const signInUrl = decision.kind === 'sign-in' ? decision.url : null
+  const signInFor = decision.kind === 'sign-in' ? decision.wanted : null
 
   const title = titleFor(meta, location.search)
   useEffect(() => {
@@ -45,13 +53,14 @@ export function AppLayout({ debugTools }: { debugTools: boolean }) {
   }, [title, i18n.language])
 
   useEffect(() => {
-    // A full page load: the sign-in page is a separate app.
-    if (signInUrl) window.location.replace(signInUrl)
-  }, [signInUrl])
+    // Replacing the guarded URL: the sign-in page is a separate app, the platform's OAuth a round
+    // trip; in the native app the page stays and reloads on the app's login-status event.
+    if (signInFor !== null) startSignIn(signInFor, 'replace')
+  }, [signInFor])
 
   return (
     <>
-      {signInUrl ? (
+      {signInFor !== null ? (
         <PageLoading />
       ) : (
         <KeepAlive activeCacheKey={cacheKey} include={KEEP_ALIVE} max={KEEP_ALIVE_MAX}>
@@ -63,6 +72,11 @@ export function AppLayout({ debugTools }: { debugTools: boolean }) {
       {readSession() ? (
         <Suspense>
           <OutbidNotifier />
+        </Suspense>
+      ) : null}
+      {IN_MESSAGING_APP ? (
+        <Suspense>
+          <MessagingShare />
         </Suspense>
       ) : null}
       {debugTools ? (

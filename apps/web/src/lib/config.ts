@@ -11,7 +11,7 @@ let current: ClientConfig | null = null
 
 export function isClientConfig(value: unknown): value is ClientConfig {
   if (!isRecord(value)) return false
-  const { env, services, apps, signSecret } = value
+  const { env, services, apps, signSecret, wechat, chat } = value
   return (
     (env === 'development' || env === 'production') &&
     typeof signSecret === 'string' &&
@@ -19,7 +19,13 @@ export function isClientConfig(value: unknown): value is ClientConfig {
     ['main', 'search', 'push'].every((k) => typeof services[k] === 'string') &&
     isRecord(apps) &&
     isAppPair(apps.h5) &&
-    isAppPair(apps.search)
+    isAppPair(apps.search) &&
+    (wechat === null ||
+      (isRecord(wechat) &&
+        typeof wechat.appId === 'string' &&
+        typeof wechat.authorizeUrl === 'string')) &&
+    isRecord(chat) &&
+    typeof chat.agentId === 'string'
   )
 }
 

@@ -20,7 +20,7 @@ describe('guardRoute', () => {
   it('sends a user without a user id to sign in with the wanted URL', () => {
     expect(guardRoute({ auth: true, wanted, userId: undefined, agreement: '1' })).toEqual({
       kind: 'sign-in',
-      url: '/passport?redirect=%2FmyOrder%3Ftab%3Dpay',
+      wanted,
     })
   })
 

@@ -2,6 +2,8 @@ import { setAntdMobileRender } from './antd-render'
 import { loadClientConfig } from './config'
 import { ensureDeviceId } from './cookies'
 import { initI18n } from './i18n'
+import { nativeBridge } from './in-app/native-bridge'
+import { reloadOnLoginStatus, syncNativeSession } from './in-app/native-session'
 import { applyRootFontSize } from './root-font-size'
 
 /**
@@ -12,6 +14,14 @@ export async function startUp(): Promise<boolean> {
   ensureDeviceId()
   applyRootFontSize()
   setAntdMobileRender()
-  const [config] = await Promise.allSettled([loadClientConfig(), initI18n()])
+  const [config] = await Promise.allSettled([loadClientConfig(), initI18n(), startNativeSession()])
   return config.status === 'fulfilled'
+}
+
+/** Inside the native app the login cookies come from the app (spec §2); elsewhere nothing. */
+async function startNativeSession(): Promise<void> {
+  const bridge = nativeBridge()
+  if (!bridge) return
+  reloadOnLoginStatus(bridge)
+  await syncNativeSession(bridge)
 }

@@ -14,7 +14,7 @@ import { ActionBarButton } from '../../../components/action-bar-button'
 import { Price } from '../../../components/price'
 import { inBackground } from '../../../lib/background'
 import { readSession } from '../../../lib/cookies'
-import { signInUrl } from '../../../lib/guard'
+import { startSignIn } from '../../../lib/in-app/sign-in'
 import { closedStanding, isLotClosed, shownPrice, unsoldHighestBid } from '../../../lib/lot-outcome'
 import { showSuccess, showToast } from '../../../lib/toast'
 import { useLocale } from '../../../lib/use-locale'
@@ -54,7 +54,7 @@ export function BidBar({ lot }: { lot: LotDetail }) {
   const tookPart = signedIn && (lot.leading || lot.won || everBid || lot.myMax !== null)
   const price = shownPrice(lot)
 
-  const signIn = () => window.location.assign(signInUrl(location.pathname + location.search))
+  const signIn = () => startSignIn(location.pathname + location.search)
 
   return (
     <div className={styles.bar} data-testid="bid-bar" data-lot-id={lot.id}>

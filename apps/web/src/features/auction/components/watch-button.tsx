@@ -2,7 +2,7 @@ import { HeartFill, HeartOutline } from 'antd-mobile-icons'
 import { useTranslation } from 'react-i18next'
 import { useLocation } from 'react-router'
 import { readSession } from '../../../lib/cookies'
-import { signInUrl } from '../../../lib/guard'
+import { startSignIn } from '../../../lib/in-app/sign-in'
 import { showSuccess } from '../../../lib/toast'
 import { useWatchState } from '../api/get-watch-state'
 import { useToggleWatch } from '../hooks/use-toggle-watch'
@@ -19,7 +19,7 @@ export function WatchButton({ lotId }: { lotId: number }) {
 
   const onClick = () => {
     if (!signedIn) {
-      window.location.assign(signInUrl(location.pathname + location.search))
+      startSignIn(location.pathname + location.search)
       return
     }
     if (toggle.isPending || state.isPending) return

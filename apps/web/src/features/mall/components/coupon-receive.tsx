@@ -8,7 +8,7 @@ import { CouponTicket } from '../../../components/coupon-ticket'
 import { ItemCard } from '../../../components/item-detail'
 import { inBackground } from '../../../lib/background'
 import { readSession } from '../../../lib/cookies'
-import { signInUrl } from '../../../lib/guard'
+import { startSignIn } from '../../../lib/in-app/sign-in'
 import { useMallCoupons, useReceiveCoupon } from '../../../lib/mall/coupons'
 import { oneAtATime } from '../../../lib/one-at-a-time'
 import { showSuccess } from '../../../lib/toast'
@@ -74,7 +74,7 @@ function ReceiveTicket({ coupon }: { coupon: MallCoupon }) {
 
   const onReceive = async () => {
     if (readSession() === null) {
-      window.location.assign(signInUrl(location.pathname + location.search))
+      startSignIn(location.pathname + location.search)
       return
     }
     await oneAtATime(receiving, async () => {

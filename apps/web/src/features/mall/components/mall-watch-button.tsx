@@ -3,7 +3,7 @@ import { HeartFill, HeartOutline } from 'antd-mobile-icons'
 import { useTranslation } from 'react-i18next'
 import { useLocation } from 'react-router'
 import { readSession } from '../../../lib/cookies'
-import { signInUrl } from '../../../lib/guard'
+import { startSignIn } from '../../../lib/in-app/sign-in'
 import { useToggleMallWatch } from '../../../lib/mall/watch'
 import { showSuccess } from '../../../lib/toast'
 import styles from './mall-watch-button.module.css'
@@ -20,7 +20,7 @@ export function MallWatchButton({ item }: { item: MallItemDetail }) {
 
   const onClick = () => {
     if (readSession() === null) {
-      window.location.assign(signInUrl(location.pathname + location.search))
+      startSignIn(location.pathname + location.search)
       return
     }
     if (toggle.isPending) return
