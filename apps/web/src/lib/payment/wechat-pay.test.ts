@@ -9,6 +9,7 @@ import {
   prepayIdOf,
   sandboxCashierUrl,
   type MessagingBridge,
+  whenMessagingBridge,
 } from './wechat-pay'
 
 const payRequest: WechatPayRequest = {
@@ -77,5 +78,35 @@ describe('messaging-app pay', () => {
     expect(messagingPayOffered(true, 'production')).toBe(true)
     expect(messagingPayOffered(false, 'development')).toBe(true)
     expect(messagingPayOffered(false, 'production')).toBe(false)
+  })
+
+  it('waits for WeixinJSBridgeReady when the platform injects the bridge after the page', async () => {
+    const scope: Record<string, unknown> = {}
+    const events = new EventTarget()
+    const waiting = whenMessagingBridge(WECHAT_UA, scope, events, 1_000)
+    const bridge: MessagingBridge = { invoke: vi.fn() }
+    scope.WeixinJSBridge = bridge
+    events.dispatchEvent(new Event('WeixinJSBridgeReady'))
+    await expect(waiting).resolves.toBe(bridge)
+  })
+
+  it('answers at once with a bridge already there, or outside the messaging app', async () => {
+    const bridge: MessagingBridge = { invoke: vi.fn() }
+    const events = new EventTarget()
+    await expect(
+      whenMessagingBridge(WECHAT_UA, { WeixinJSBridge: bridge }, events, 1_000),
+    ).resolves.toBe(bridge)
+    await expect(whenMessagingBridge('Chrome/120', {}, events, 1_000)).resolves.toBeUndefined()
+  })
+
+  it('gives up on a bridge that never comes', async () => {
+    vi.useFakeTimers()
+    try {
+      const waiting = whenMessagingBridge(WECHAT_UA, {}, new EventTarget(), 3_000)
+      await vi.advanceTimersByTimeAsync(3_000)
+      await expect(waiting).resolves.toBeUndefined()
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })

@@ -59,9 +59,42 @@ function isBridge(value: unknown): value is MessagingBridge {
   )
 }
 
-/** The browser's bridge, if any. */
-export function currentMessagingBridge(): MessagingBridge | undefined {
-  return messagingBridge(navigator.userAgent, window as unknown as Record<string, unknown>)
+/** How long a tap on 微信支付 waits for the platform to inject its bridge. */
+export const BRIDGE_READY_TIMEOUT_MS = 3_000
+
+/**
+ * The bridge, waiting for it if need be: the platform may inject `WeixinJSBridge` after the page
+ * has started and then fires `WeixinJSBridgeReady` on the document, so a page opened quickly (or
+ * a tap soon after) would otherwise miss it and leave the messaging app for the sandbox's cashier.
+ * Undefined outside the messaging app, or when no bridge came within `timeoutMs`.
+ */
+export function whenMessagingBridge(
+  userAgent: string,
+  scope: Record<string, unknown>,
+  events: Pick<EventTarget, 'addEventListener' | 'removeEventListener'>,
+  timeoutMs: number = BRIDGE_READY_TIMEOUT_MS,
+): Promise<MessagingBridge | undefined> {
+  if (!/MicroMessenger/i.test(userAgent)) return Promise.resolve(undefined)
+  const ready = messagingBridge(userAgent, scope)
+  if (ready) return Promise.resolve(ready)
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer)
+      events.removeEventListener('WeixinJSBridgeReady', done)
+      resolve(messagingBridge(userAgent, scope))
+    }
+    const timer = setTimeout(done, timeoutMs)
+    events.addEventListener('WeixinJSBridgeReady', done)
+  })
+}
+
+/** The browser's bridge, waiting for the platform's ready event if it is not there yet. */
+export function currentMessagingBridgeReady(): Promise<MessagingBridge | undefined> {
+  return whenMessagingBridge(
+    navigator.userAgent,
+    window as unknown as Record<string, unknown>,
+    document,
+  )
 }
 
 /** How the platform's cashier ended: paid (as far as the phone knows), cancelled, or failed. */

@@ -34,11 +34,12 @@ import {
   payTotals,
 } from '../../../lib/payment/pay-selection'
 import {
-  currentMessagingBridge,
+  currentMessagingBridgeReady,
   messagingPayOffered,
   payInMessagingApp,
   sandboxCashierUrl,
 } from '../../../lib/payment/wechat-pay'
+import { currentInAppEnvironment } from '../../../lib/in-app/environment'
 import { showToast } from '../../../lib/toast'
 import { useLocale } from '../../../lib/use-locale'
 import { PayMethodList } from '../components/pay-method-list'
@@ -104,8 +105,10 @@ function PayForm({ wanted, pending }: { wanted: number[]; pending: Order[] }) {
     placeholderData: keepPreviousData,
   })
   const totals = stats.data && orderIds.length > 0 ? payTotals(stats.data, coupon) : undefined
-  const bridge = currentMessagingBridge()
-  const wechatOffered = messagingPayOffered(bridge !== undefined, getClientConfig().env)
+  const wechatOffered = messagingPayOffered(
+    currentInAppEnvironment() === 'messaging',
+    getClientConfig().env,
+  )
   const covers = totals?.balanceCovers ?? false
   const fallbackMethod = defaultMethod(covers, wechatOffered)
   const method =
@@ -240,6 +243,7 @@ function PayForm({ wanted, pending }: { wanted: number[]; pending: Order[] }) {
       return
     }
     const back = `${PAY_SUCCESS_PATH}?paymentId=${result.paymentId}`
+    const bridge = await currentMessagingBridgeReady()
     if (bridge) {
       const outcome = await payInMessagingApp(bridge, result.payRequest)
       // 'ok' is only the phone's word: the success page asks the server until the notice lands.

@@ -14,7 +14,7 @@ import { withdrawable } from '../../../lib/finance/withdrawable'
 import { useCreateRecharge } from '../../../lib/payment/recharge'
 import { useTransferFunds } from '../../../lib/payment/transfer'
 import {
-  currentMessagingBridge,
+  currentMessagingBridgeReady,
   payInMessagingApp,
   sandboxCashierUrl,
 } from '../../../lib/payment/wechat-pay'
@@ -68,7 +68,7 @@ export function QuotaRechargePage() {
         return
       }
       const back = here({ rechargeId: String(order.rechargeId) })
-      const bridge = currentMessagingBridge()
+      const bridge = await currentMessagingBridgeReady()
       if (bridge) {
         const outcome = await payInMessagingApp(bridge, order.payRequest)
         if (outcome === 'cancel') showToast(t('pay.cancelled'))
