@@ -19,6 +19,8 @@ export const UserCountsSchema = z.object({
   coupons: z.number().int().optional(),
   /** Notices not yet read (`GET /user/notices`). */
   unreadNotices: z.number().int().optional(),
+  /** The agent's chat messages not yet read (contracts/chat). */
+  unreadChat: z.number().int().optional(),
 })
 
 /**

@@ -116,7 +116,6 @@ const PAGES: Record<string, Page> = {
   ),
   '/notices': page(() => import('../features/notices/pages/notices-page'), 'NoticesPage'),
   '/chat': page(() => import('../features/chat/pages/chat-page'), 'ChatPage'),
-  '/chat': page(() => import('../features/chat/pages/chat-page'), 'ChatPage'),
   '/wx/callback': page(
     () => import('../features/wx-auth/pages/wx-callback-page'),
     'WxCallbackPage',

@@ -88,8 +88,6 @@ export const ROUTES: readonly RouteMeta[] = [
   route('/notices', '消息通知', 'Notices', AUTH),
   // Not in spec §2: issue 11's chat; the item pages' 客服 and the user centre's 在线客服 lead here.
   route('/chat', '在线客服', 'Customer service', AUTH),
-  // Not in spec §2: issue 11's chat; the item pages' 客服 and the user centre's 在线客服 lead here.
-  route('/chat', '在线客服', 'Customer service', AUTH),
   // Spec §2: where the messaging platform's OAuth sends the user back (contracts/wechat).
   route('/wx/callback', '微信登录', 'Messaging-app sign-in'),
   route('/task', '测试任务', 'Test tasks', { debugOnly: true }),

@@ -6,6 +6,7 @@ import {
   HeartOutline,
   HistogramOutline,
   LockOutline,
+  MessageOutline,
   ClockCircleOutline,
 } from 'antd-mobile-icons'
 import type { UserStatistics } from '@numisma/contracts/user'
@@ -99,6 +100,19 @@ export function UcenterPage() {
             {t(`ucenter.menu.${item.key}`)}
           </List.Item>
         ))}
+        {/* Issue 11: the customer-service chat, with the agent's unread messages. */}
+        <List.Item
+          prefix={<MessageOutline />}
+          extra={
+            <span data-testid="menu-chat-extra">
+              {user?.counts.unreadChat ? <Badge content={user.counts.unreadChat} /> : undefined}
+            </span>
+          }
+          data-testid="menu-chat"
+          onClick={() => inBackground(navigate('/chat'))}
+        >
+          {t('chat.menu')}
+        </List.Item>
       </List>
       <List className={styles.menu}>
         <LanguageCell />

@@ -1,0 +1,71 @@
+import { CHAT_TEXT_MAX } from '@numisma/contracts/chat'
+import { Button, TextArea } from 'antd-mobile'
+import { PictureOutline } from 'antd-mobile-icons'
+import { useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import styles from './chat-composer.module.css'
+
+/** The input row: a picture from the phone, the text, 发送. */
+export function ChatComposer({
+  onText,
+  onPicture,
+}: {
+  onText: (text: string) => void
+  onPicture: (file: File) => void
+}) {
+  const { t } = useTranslation()
+  const [text, setText] = useState('')
+  const picker = useRef<HTMLInputElement>(null)
+  const trimmed = text.trim()
+  const submit = () => {
+    if (trimmed === '') return
+    onText(trimmed)
+    setText('')
+  }
+  return (
+    <div className={styles.row}>
+      <button
+        type="button"
+        className={styles.pictureButton}
+        aria-label={t('chat.picture')}
+        data-testid="chat-picture"
+        onClick={() => picker.current?.click()}
+      >
+        <PictureOutline />
+      </button>
+      <input
+        ref={picker}
+        type="file"
+        accept="image/*"
+        hidden
+        data-testid="chat-picture-input"
+        onChange={(event) => {
+          const file = event.target.files?.[0]
+          // Cleared so the same picture can be picked again.
+          event.target.value = ''
+          if (file) onPicture(file)
+        }}
+      />
+      <TextArea
+        className={styles.input}
+        value={text}
+        onChange={setText}
+        placeholder={t('chat.placeholder')}
+        autoSize={{ minRows: 1, maxRows: 4 }}
+        maxLength={CHAT_TEXT_MAX}
+        rows={1}
+        data-testid="chat-input"
+      />
+      <Button
+        color="primary"
+        size="small"
+        className={styles.send}
+        disabled={trimmed === ''}
+        onClick={submit}
+        data-testid="chat-send"
+      >
+        {t('chat.send')}
+      </Button>
+    </div>
+  )
+}

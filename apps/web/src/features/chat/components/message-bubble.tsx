@@ -1,0 +1,139 @@
+import type { ChatCard, ChatMessage } from '@numisma/contracts/chat'
+import { ImageViewer } from 'antd-mobile'
+import { CloseCircleFill } from 'antd-mobile-icons'
+import { useTranslation } from 'react-i18next'
+import { ChatCardView } from '../../../components/chat-card-view'
+import type { PendingMessage } from '../../../lib/chat/thread'
+import styles from './message-bubble.module.css'
+
+interface BubbleProps {
+  mine: boolean
+  /** The letter in the collector's avatar (their display name's first). */
+  initial: string
+  onOpenCard: (card: ChatCard) => void
+  /** A picture finished loading (the thread may need to scroll to keep the newest in view). */
+  onImageLoad?: () => void
+}
+
+/** A stored message: mine on the right, the agent's on the left with its avatar. */
+export function MessageBubble({ message, ...props }: BubbleProps & { message: ChatMessage }) {
+  return (
+    <Row {...props} testId="chat-message" id={message.id}>
+      <Body
+        kind={message.kind}
+        text={message.text}
+        image={message.imageUrl}
+        card={message.card}
+        {...props}
+      />
+    </Row>
+  )
+}
+
+/** A message not stored yet: a spinner while it goes, a red mark to retry once it failed. */
+export function PendingBubble({
+  pending,
+  card,
+  onRetry,
+  ...props
+}: BubbleProps & { pending: PendingMessage; card: ChatCard | undefined; onRetry: () => void }) {
+  const { t } = useTranslation()
+  const send = pending.send
+  return (
+    <Row {...props} testId="chat-pending" state={pending.state}>
+      {pending.state === 'failed' ? (
+        <button
+          type="button"
+          className={styles.failed}
+          aria-label={t('chat.failed')}
+          title={t('chat.failed')}
+          data-testid="chat-retry"
+          onClick={onRetry}
+        >
+          <CloseCircleFill />
+        </button>
+      ) : (
+        <span className={styles.sending} role="status" aria-label={t('chat.sending')} />
+      )}
+      <Body
+        kind={send.kind}
+        text={send.kind === 'text' ? send.text : undefined}
+        image={pending.preview}
+        card={card}
+        {...props}
+      />
+    </Row>
+  )
+}
+
+function Row({
+  mine,
+  initial,
+  testId,
+  id,
+  state,
+  children,
+}: Pick<BubbleProps, 'mine' | 'initial'> & {
+  testId: string
+  id?: number
+  state?: string
+  children: React.ReactNode
+}) {
+  const { t } = useTranslation()
+  return (
+    <li
+      className={mine ? `${styles.row} ${styles.mine}` : styles.row}
+      data-testid={testId}
+      data-from={mine ? 'user' : 'agent'}
+      data-id={id}
+      data-state={state}
+    >
+      <span className={mine ? `${styles.avatar} ${styles.me}` : styles.avatar} aria-hidden>
+        {mine ? initial : t('chat.agent').slice(0, 1)}
+      </span>
+      <div className={styles.content}>{children}</div>
+    </li>
+  )
+}
+
+function Body({
+  kind,
+  text,
+  image,
+  card,
+  mine,
+  onOpenCard,
+  onImageLoad,
+}: BubbleProps & {
+  kind: ChatMessage['kind']
+  text: string | undefined
+  image: string | undefined
+  card: ChatCard | undefined
+}) {
+  const { t } = useTranslation()
+  switch (kind) {
+    case 'text':
+      return (
+        <p className={mine ? `${styles.bubble} ${styles.mineBubble}` : styles.bubble}>{text}</p>
+      )
+    case 'image':
+      return image ? (
+        <button
+          type="button"
+          className={styles.picture}
+          onClick={() => ImageViewer.show({ image })}
+          data-testid="chat-image"
+        >
+          <img src={image} alt={t('chat.picture')} onLoad={onImageLoad} />
+        </button>
+      ) : null
+    case 'card':
+      return card ? (
+        <ChatCardView
+          card={card}
+          kindLabel={card.kind === 'lot' ? t('chat.cardLot') : t('chat.cardMall')}
+          onOpen={() => onOpenCard(card)}
+        />
+      ) : null
+  }
+}

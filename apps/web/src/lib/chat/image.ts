@@ -1,0 +1,38 @@
+import { CHAT_IMAGE_DATA_URL_MAX } from '@numisma/contracts/chat'
+
+/** A phone photo is several megabytes; 1600 px on the long side is plenty to read a coin's detail. */
+export const CHAT_IMAGE_MAX_SIDE = 1600
+
+/** The size a picture is drawn at: its own when small enough, else scaled to `maxSide`. */
+export function fitWithin(width: number, height: number, maxSide: number) {
+  const scale = Math.min(1, maxSide / Math.max(width, height))
+  return { width: Math.round(width * scale), height: Math.round(height * scale) }
+}
+
+/**
+ * A picked picture as a JPEG data URL the server takes (contracts/chat CHAT_IMAGE_DATA_URL_MAX),
+ * downscaled on the phone so a large photo is not sent whole; smaller and softer until it fits.
+ */
+export async function pictureDataUrl(file: Blob): Promise<string> {
+  const bitmap = await createImageBitmap(file)
+  try {
+    for (const [side, quality] of [
+      [CHAT_IMAGE_MAX_SIDE, 0.85],
+      [1200, 0.75],
+      [800, 0.7],
+    ] as const) {
+      const size = fitWithin(bitmap.width, bitmap.height, side)
+      const canvas = document.createElement('canvas')
+      canvas.width = size.width
+      canvas.height = size.height
+      const context = canvas.getContext('2d')
+      if (!context) throw new Error('no 2d canvas')
+      context.drawImage(bitmap, 0, 0, size.width, size.height)
+      const url = canvas.toDataURL('image/jpeg', quality)
+      if (url.length <= CHAT_IMAGE_DATA_URL_MAX) return url
+    }
+    throw new Error('picture too large')
+  } finally {
+    bitmap.close()
+  }
+}
