@@ -723,6 +723,16 @@ export const en: Messages = {
     notFound: 'This item does not exist',
   },
   gallery: { zoom: 'Zoom photo {{n}}' },
+  share: {
+    button: 'Share',
+    lotDesc: '{{label}} ¥{{price}} · {{special}}',
+    mallDesc: 'Price ¥{{price}}',
+    specialDesc: 'Opens {{start}} · first lot closes {{end}}',
+    copied: 'Link copied — go and share it',
+    copyFailed: 'Could not copy; press and hold to copy the link: {{link}}',
+    hint: 'Tap ··· at the top right to send to a friend or share to Moments',
+    hintClose: 'Got it',
+  },
   category: {
     auction: 'Auctions',
     auctionTitle: 'Auction categories',

@@ -686,6 +686,16 @@ export const zhCN = {
     notFound: '藏品不存在或已下架',
   },
   gallery: { zoom: '查看第 {{n}} 张大图' },
+  share: {
+    button: '分享',
+    lotDesc: '{{label}} ¥{{price}} · {{special}}',
+    mallDesc: '售价 ¥{{price}}',
+    specialDesc: '{{start}} 开拍 · {{end}} 首件结拍',
+    copied: '链接已复制，快去分享吧',
+    copyFailed: '复制失败，请长按链接复制：{{link}}',
+    hint: '点击右上角 ··· 发送给朋友或分享到朋友圈',
+    hintClose: '知道了',
+  },
   category: {
     auction: '拍品分类',
     auctionTitle: '拍卖分类',

@@ -6,7 +6,10 @@ import { EmptyState } from '../../../components/empty-state'
 import { itemPageBodyClassName } from '../../../components/item-detail'
 import { LoadFailed } from '../../../components/load-failed'
 import { PageFrame } from '../../../components/page-frame'
+import { ShareButton } from '../../../components/share-button'
 import { positiveId } from '../../../lib/query-param'
+import { lotShare } from '../../../lib/share/share-info'
+import { useShareInfo } from '../../../lib/share/share-store'
 import { useLot } from '../api/get-lot'
 import { BidBar } from '../components/bid-bar'
 import { LotDetailView } from '../components/lot-detail-view'
@@ -24,6 +27,7 @@ function LotPage({ id }: { id: number | undefined }) {
   const { t } = useTranslation()
   const lot = useLot(id)
   useLotLive(id)
+  useShareInfo(lot.data ? lotShare(lot.data, t) : undefined)
   if (id === undefined) {
     return (
       <PageFrame>
@@ -34,7 +38,12 @@ function LotPage({ id }: { id: number | undefined }) {
   return (
     <PageFrame
       bodyClassName={itemPageBodyClassName}
-      right={<WatchButton lotId={id} />}
+      right={
+        <>
+          <ShareButton />
+          <WatchButton lotId={id} />
+        </>
+      }
       footerClassName={styles.footer}
       footer={lot.data ? <BidBar lot={lot.data} /> : undefined}
     >

@@ -5,7 +5,10 @@ import { EmptyState } from '../../../components/empty-state'
 import { LoadFailed } from '../../../components/load-failed'
 import { LotCard, LotList, LotListSkeleton } from '../../../components/lot-card'
 import { PageFrame } from '../../../components/page-frame'
+import { ShareButton } from '../../../components/share-button'
 import { positiveId } from '../../../lib/query-param'
+import { specialShare } from '../../../lib/share/share-info'
+import { useShareInfo } from '../../../lib/share/share-store'
 import { useSpecial } from '../api/get-special'
 import { SpecialHeader } from '../components/special-header'
 import styles from './special-detail-page.module.css'
@@ -16,6 +19,7 @@ export function SpecialDetailPage() {
   const [params] = useSearchParams()
   const id = positiveId(params.get('id'))
   const special = useSpecial(id)
+  useShareInfo(special.data ? specialShare(special.data, t) : undefined)
 
   if (id === undefined) {
     return (
@@ -26,7 +30,7 @@ export function SpecialDetailPage() {
   }
 
   return (
-    <PageFrame>
+    <PageFrame right={<ShareButton />}>
       <PullToRefresh
         onRefresh={async () => {
           await special.refetch()

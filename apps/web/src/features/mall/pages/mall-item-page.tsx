@@ -5,9 +5,12 @@ import { EmptyState } from '../../../components/empty-state'
 import { itemPageBodyClassName } from '../../../components/item-detail'
 import { LoadFailed } from '../../../components/load-failed'
 import { PageFrame } from '../../../components/page-frame'
+import { ShareButton } from '../../../components/share-button'
 import { isNotFound } from '../../../lib/api-client'
 import { useMallCoupons } from '../../../lib/mall/coupons'
 import { useMallItem } from '../../../lib/mall/get-mall-item'
+import { mallItemShare } from '../../../lib/share/share-info'
+import { useShareInfo } from '../../../lib/share/share-store'
 import { BuyBar } from '../components/buy-bar'
 import { CouponReceive } from '../components/coupon-receive'
 import { MallDetailView } from '../components/mall-detail-view'
@@ -18,9 +21,11 @@ export function MallItemPage({ productNo }: { productNo: string }) {
   const { t } = useTranslation()
   const item = useMallItem(productNo)
   const coupons = useMallCoupons(productNo)
+  useShareInfo(item.data ? mallItemShare(item.data, t) : undefined)
   return (
     <PageFrame
       bodyClassName={itemPageBodyClassName}
+      right={<ShareButton />}
       footerClassName={styles.footer}
       footer={item.data ? <BuyBar item={item.data} /> : undefined}
     >
