@@ -1,7 +1,7 @@
 import { formatFen } from '@numisma/contracts/money'
 import type { SandboxTrade } from './wxpay-sandbox'
 
-const escapeHtml = (text: string): string =>
+export const escapeHtml = (text: string): string =>
   text.replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,

@@ -198,9 +198,9 @@ describe('MpSandbox', () => {
     it('answer a ticket as the platform does, jsapi type only', () => {
       const token = basicToken()
       expect(value(ticketOf(token))).toMatchObject({ errcode: 0, errmsg: 'ok', expires_in: 7200 })
-      expect(
-        error(sandbox.ticket({ access_token: token, type: 'wx_card' as 'jsapi' })).errcode,
-      ).toBe(MP_ERRCODE.INVALID_ARGS)
+      expect(error(sandbox.ticket({ access_token: token, type: 'wx_card' })).errcode).toBe(
+        MP_ERRCODE.INVALID_ARGS,
+      )
     })
   })
 

@@ -33,6 +33,9 @@ export interface SandboxAccount {
   name: string
 }
 
+/** The account's name on the sandbox's consent page (the shop's, as the platform shows it). */
+export const MP_SANDBOX_ACCOUNT_NAME = '泉藏拍卖'
+
 /** The longest tester name the consent page takes (the platform's nicknames are short too). */
 export const SANDBOX_IDENTITY_MAX = 32
 
@@ -74,6 +77,9 @@ export function isSandboxOpenid(appId: string, openid: string): boolean {
 /** The platform's request id, appended to each error message (`…, rid: 6583f22d-35b1b023-…`). */
 const rid = (): string =>
   [randomBytes(4), randomBytes(4), randomBytes(4)].map((b) => b.toString('hex')).join('-')
+
+/** A request's parameters as sent: any may be missing or wrong, and the platform's code says so. */
+type Sent<T> = Partial<Record<keyof T, string>>
 
 const fail = (errcode: MpErrcode): MpError => mpError(errcode, rid())
 
@@ -181,7 +187,7 @@ export class MpSandbox {
   }
 
   /** `GET /sns/oauth2/access_token`: a code, once, within five minutes. */
-  webAccessToken(query: Partial<WebAccessTokenQuery>): MpResult<WebAccessToken> {
+  webAccessToken(query: Sent<WebAccessTokenQuery>): MpResult<WebAccessToken> {
     const now = this.sweep()
     const credentials = this.checkApp(query.appid, query.secret)
     if (credentials !== null) return no(credentials)
@@ -213,7 +219,7 @@ export class MpSandbox {
 
   /** `GET /sns/userinfo`: the profile, for a web access token of scope `snsapi_userinfo`. */
   userInfo(
-    query: Partial<UserInfoQuery>,
+    query: Sent<UserInfoQuery>,
     avatarUrl: (openid: string) => string,
   ): MpResult<MpUserInfo> {
     const now = this.sweep()
@@ -241,7 +247,7 @@ export class MpSandbox {
    * `GET /cgi-bin/token`: a new access token each call; the previous one stays good for five more
    * minutes (the platform's rule, so servers can roll over without failing calls in flight).
    */
-  accessToken(query: Partial<AccessTokenQuery>): MpResult<AccessToken> {
+  accessToken(query: Sent<AccessTokenQuery>): MpResult<AccessToken> {
     const now = this.sweep()
     if (query.grant_type !== 'client_credential') return no(MP_ERRCODE.INVALID_GRANT_TYPE)
     const credentials = this.checkApp(query.appid, query.secret)
@@ -252,7 +258,7 @@ export class MpSandbox {
   }
 
   /** `GET /cgi-bin/ticket/getticket?type=jsapi`: as tokens, a new ticket with a five-minute overlap. */
-  ticket(query: Partial<TicketQuery>): MpResult<Ticket> {
+  ticket(query: Sent<TicketQuery>): MpResult<Ticket> {
     const now = this.sweep()
     const token = this.checkToken(query.access_token, now)
     if ('errcode' in token) return { ok: false, error: token }

@@ -9,6 +9,7 @@ import {
   type WxInput,
 } from '../payments/wechat-pay-protocol'
 import { safeRedirect, withResult } from './cashier-page'
+import { sandboxOpenid } from './mp-sandbox'
 import { type NoticeDelivery, WxPaySandbox } from './wxpay-sandbox'
 
 const MERCHANT = { appId: 'wxsandboxapp00001', mchId: '1900000109', key: 'K'.repeat(32) }
@@ -73,6 +74,28 @@ describe('the pay sandbox’s unified order', () => {
     }
     order()
     expect(order({ total_fee: 1 })).toMatchObject({ err_code: 'INVALID_REQUEST' })
+  })
+
+  it('takes an open id only when the official-account sandbox issued it under this app', () => {
+    const { order, sandbox } = setup()
+    const openid = sandboxOpenid(MERCHANT.appId, '张三')
+    const paid = order({ openid })
+    expect(paid).toMatchObject({ result_code: 'SUCCESS' })
+    expect(sandbox.trade(paid.prepay_id!)?.openid).toBe(openid)
+    const mismatch = {
+      return_code: 'SUCCESS',
+      result_code: 'FAIL',
+      err_code: 'PARAM_ERROR',
+      err_code_des: 'appid和openid不匹配',
+    }
+    expect(order({ out_trade_no: 'P2', openid: sandboxOpenid('wxother', '张三') })).toMatchObject(
+      mismatch,
+    )
+    expect(order({ out_trade_no: 'P3', openid: 'oNotIssuedByTheSandbox00000' })).toMatchObject(
+      mismatch,
+    )
+    // Without one JSAPI is still taken (the desktop cashier in development, see unifiedOrder).
+    expect(order({ out_trade_no: 'P4' })).toMatchObject({ result_code: 'SUCCESS' })
   })
 
   it('forgets an unpaid prepay id after two hours, and refuses a paid order', async () => {

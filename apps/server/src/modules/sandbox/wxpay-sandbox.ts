@@ -10,6 +10,7 @@ import {
   wxVerify,
   type WxInput,
 } from '../payments/wechat-pay-protocol'
+import { isSandboxOpenid } from './mp-sandbox'
 
 /** The merchant the sandbox knows (the same settings our client signs with). */
 export interface SandboxMerchant {
@@ -141,6 +142,14 @@ export class WxPaySandbox {
       .join(',')
     if (missing) return this.fail(`缺少参数${missing}`)
     if (request.trade_type !== 'JSAPI') return this.refuse('PARAM_ERROR', 'trade_type 仅支持 JSAPI')
+    // The payer's open id must be one the platform issued under this app (the official-account
+    // sandbox's, mp-sandbox.ts), as the platform refuses another app's. The platform also demands
+    // one for JSAPI; the sandbox does not, because in development the page may be opened outside
+    // the messaging app and paid on the cashier page, with no open id to send. Our server sends
+    // one whenever the payer has linked theirs (wechat-pay.ts).
+    if (request.openid !== undefined && !isSandboxOpenid(this.merchant.appId, request.openid)) {
+      return this.refuse('PARAM_ERROR', 'appid和openid不匹配')
+    }
     if (!isPositiveFen(request.total_fee)) return this.refuse('PARAM_ERROR', 'total_fee 不合法')
     if (!isHttpUrl(request.notify_url)) return this.refuse('PARAM_ERROR', 'notify_url 不合法')
     if (!/^[\w|*-]{1,32}$/.test(request.out_trade_no!)) {
