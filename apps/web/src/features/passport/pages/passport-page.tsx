@@ -128,7 +128,7 @@ export function PassportPage() {
             className={styles.avatar}
             style={{ '--size': '4rem', '--border-radius': '50%' }}
           />
-          <h1 className={styles.welcome}>
+          <h1 className={`${styles.welcome} ${styles.greeting}`}>
             {t('wxAuth.bindGreeting', { name: mode.handoff.nickname })}
           </h1>
           <p className={styles.subtitle}>{t('wxAuth.bindHint')}</p>
