@@ -4,12 +4,15 @@ import { defineConfig, type Plugin } from 'vite'
 
 const SERVER = 'http://127.0.0.1:8080'
 
-/** In dev, serve the sign-in app at /passport like the server does in production. */
+/** In dev, serve the sign-in app at /passport and the console at /admin like the server does. */
 function passportRoute(): Plugin {
   const rewrite = (url: string | undefined): string | undefined =>
     url && /^\/passport(?:[/?#]|$)/.test(url)
       ? url.replace(/^\/passport\/?/, '/passport.html')
-      : url
+      : url && /^\/admin(?:[/?#]|$)/.test(url)
+        ? // The operator console (ADR 020): every /admin page path is admin.html.
+          url.replace(/^\/admin[^?#]*/, '/admin.html')
+        : url
   return {
     name: 'numisma-passport-route',
     configureServer(server) {
@@ -53,6 +56,8 @@ export default defineConfig({
       input: {
         index: fileURLToPath(new URL('./index.html', import.meta.url)),
         passport: fileURLToPath(new URL('./passport.html', import.meta.url)),
+        // The operator console (ADR 020): its own entry, so antd 5 never reaches the shop's bundle.
+        admin: fileURLToPath(new URL('./admin.html', import.meta.url)),
       },
     },
   },

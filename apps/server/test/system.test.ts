@@ -24,6 +24,10 @@ describe('process endpoints and the web app', () => {
       path.join(dist, 'passport.html'),
       '<html><head><!--numisma-config--></head><body>passport</body></html>',
     )
+    fs.writeFileSync(
+      path.join(dist, 'admin.html'),
+      '<html><head><!--numisma-config--></head><body>console</body></html>',
+    )
     fs.writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)')
     t = await createTestApp(sqlite!, { webDist: dist })
   })
@@ -63,6 +67,19 @@ describe('process endpoints and the web app', () => {
     const res = await t.inject({ method: 'GET', url: '/passport?redirect=%2FmyBuy' })
     expect(res.body).toContain('passport')
     expect(res.body).toContain(t.apps.h5.key)
+  })
+
+  it('serves the operator console at /admin and its page paths, not over the staff API', async () => {
+    for (const url of ['/admin', '/admin/', '/admin/chat?c=3']) {
+      const res = await t.inject({ method: 'GET', url })
+      expect(res.statusCode).toBe(200)
+      expect(res.body).toContain('console')
+      expect(res.body).toContain(t.apps.h5.key)
+    }
+    const api = await t.inject({ method: 'GET', url: '/svc/main/admin/session' })
+    expect(api.statusCode).toBe(401)
+    const raw = await t.inject({ method: 'GET', url: '/admin.html' })
+    expect(raw.body).not.toContain('<!--numisma-config-->')
   })
 
   it('serves hashed assets with a long cache and 404s missing files', async () => {

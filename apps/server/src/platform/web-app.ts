@@ -20,7 +20,9 @@ const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Numisma</title>
 
 /**
  * Serves the built web app: hashed assets from dist/, index.html for every client route (SPA
- * fallback) and passport.html — the separate sign-in app — at /passport.
+ * fallback), passport.html — the separate sign-in app — at /passport, and admin.html — the
+ * operator console (ADR 020) — at /admin and every page path under it (its API stays under
+ * /svc/main/admin).
  */
 export async function serveWebApp(
   app: FastifyInstance,
@@ -32,6 +34,7 @@ export async function serveWebApp(
   if (!built) app.log.warn({ distDir }, 'web app not built; serving a notice instead')
   const index = renderHtml(path.join(distDir, 'index.html'), config) ?? NOT_BUILT
   const passport = renderHtml(path.join(distDir, 'passport.html'), config) ?? NOT_BUILT
+  const admin = renderHtml(path.join(distDir, 'admin.html'), config) ?? NOT_BUILT
 
   const sendHtml = (reply: FastifyReply, html: string) =>
     reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html)
@@ -58,6 +61,8 @@ export async function serveWebApp(
   }
 
   app.get('/passport', { schema: { hide: true } }, (_req, reply) => sendHtml(reply, passport))
+  app.get('/admin', { schema: { hide: true } }, (_req, reply) => sendHtml(reply, admin))
+  app.get('/admin/*', { schema: { hide: true } }, (_req, reply) => sendHtml(reply, admin))
   app.get('/', { schema: { hide: true } }, (_req, reply) => sendHtml(reply, index))
 
   return { sendIndex: (reply) => sendHtml(reply, index) }

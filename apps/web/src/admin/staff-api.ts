@@ -1,0 +1,97 @@
+import {
+  ChatMessageSchema,
+  StaffConversationSchema,
+  type ChatMessage,
+  type ChatSend,
+  type StaffConversation,
+} from '@numisma/contracts/chat'
+import { z } from 'zod'
+
+/**
+ * The operator API (`/svc/main/admin`, DESIGN §9): a staff session cookie scoped to that path,
+ * not the shop's HMAC signing, so plain same-origin fetches.
+ */
+export const STAFF_BASE = '/svc/main/admin'
+
+/** A refused staff call: the server's code and message (`{code, message}`, contracts/errors). */
+export class StaffApiError extends Error {
+  constructor(
+    readonly code: string,
+    readonly status: number,
+    message: string,
+  ) {
+    super(message)
+    this.name = 'StaffApiError'
+  }
+}
+
+const ErrorBodySchema = z.object({ code: z.string(), message: z.string() })
+
+export async function staffRequest<T>(
+  path: string,
+  schema: { parse(value: unknown): T },
+  init: {
+    method?: 'GET' | 'POST'
+    body?: unknown
+    query?: Record<string, number | undefined>
+  } = {},
+): Promise<T> {
+  const search = new URLSearchParams()
+  for (const [key, value] of Object.entries(init.query ?? {}))
+    if (value !== undefined) search.set(key, String(value))
+  const query = search.size > 0 ? `?${search.toString()}` : ''
+  const res = await fetch(`${STAFF_BASE}${path}${query}`, {
+    method: init.method ?? 'GET',
+    credentials: 'same-origin',
+    headers: init.body === undefined ? undefined : { 'content-type': 'application/json' },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  })
+  const json: unknown = await res.json().catch(() => null)
+  if (!res.ok) {
+    const error = ErrorBodySchema.safeParse(json)
+    throw error.success
+      ? new StaffApiError(error.data.code, res.status, error.data.message)
+      : new StaffApiError('REQUEST_FAILED', res.status, `HTTP ${res.status}`)
+  }
+  return schema.parse(z.object({ data: z.unknown() }).parse(json).data)
+}
+
+const StaffSchema = z.object({ username: z.string() })
+export type Staff = z.infer<typeof StaffSchema>
+
+export function staffLogin(username: string, password: string): Promise<Staff> {
+  return staffRequest('/login', StaffSchema, { method: 'POST', body: { username, password } })
+}
+
+export function staffSession(): Promise<Staff> {
+  return staffRequest('/session', StaffSchema)
+}
+
+export function staffLogout(): Promise<unknown> {
+  return staffRequest('/logout', z.unknown(), { method: 'POST' })
+}
+
+export function getConversations(): Promise<StaffConversation[]> {
+  return staffRequest('/chat/conversations', z.array(StaffConversationSchema))
+}
+
+export function getConversationMessages(
+  id: number,
+  before: number | undefined,
+  limit: number,
+): Promise<ChatMessage[]> {
+  return staffRequest(`/chat/conversations/${id}/messages`, z.array(ChatMessageSchema), {
+    query: { before, limit },
+  })
+}
+
+export function replyInConversation(id: number, message: ChatSend): Promise<ChatMessage> {
+  return staffRequest(`/chat/conversations/${id}/messages`, ChatMessageSchema, {
+    method: 'POST',
+    body: message,
+  })
+}
+
+export function markConversationRead(id: number): Promise<unknown> {
+  return staffRequest(`/chat/conversations/${id}/read`, z.unknown(), { method: 'POST' })
+}

@@ -1,0 +1,119 @@
+import type { ChatMessage, ChatSend, StaffConversation } from '@numisma/contracts/chat'
+import {
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type InfiniteData,
+  type QueryClient,
+} from '@tanstack/react-query'
+import { olderPageParam, withLiveMessage } from '../lib/chat/thread'
+import {
+  getConversationMessages,
+  getConversations,
+  markConversationRead,
+  replyInConversation,
+  staffLogin,
+  staffLogout,
+  staffSession,
+  StaffApiError,
+} from './staff-api'
+
+export const STAFF_PAGE_SIZE = 30
+export const SESSION_KEY = ['staff', 'session'] as const
+export const CONVERSATIONS_KEY = ['staff', 'chat', 'conversations'] as const
+export const messagesKey = (id: number) => ['staff', 'chat', 'messages', id] as const
+
+/** The signed-in staff member, or null when there is no session (the sign-in form shows). */
+export function useStaffSession() {
+  return useQuery({
+    queryKey: SESSION_KEY,
+    queryFn: async () => {
+      try {
+        return await staffSession()
+      } catch (error) {
+        if (error instanceof StaffApiError && (error.status === 401 || error.status === 403))
+          return null
+        throw error
+      }
+    },
+    retry: false,
+  })
+}
+
+export function useStaffLogin() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (input: { username: string; password: string }) =>
+      staffLogin(input.username, input.password),
+    onSuccess: (staff) => queryClient.setQueryData(SESSION_KEY, staff),
+  })
+}
+
+export function useStaffLogout() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: staffLogout,
+    onSettled: () => {
+      queryClient.clear()
+      queryClient.setQueryData(SESSION_KEY, null)
+    },
+  })
+}
+
+/** Newest activity first, whatever order the server sent. */
+export function byActivity(list: readonly StaffConversation[]): StaffConversation[] {
+  return [...list].sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt) || b.id - a.id)
+}
+
+export function useConversations() {
+  return useQuery({ queryKey: CONVERSATIONS_KEY, queryFn: getConversations, select: byActivity })
+}
+
+export function useConversationMessages(id: number | null) {
+  return useInfiniteQuery({
+    queryKey: messagesKey(id ?? 0),
+    queryFn: ({ pageParam }) => getConversationMessages(id ?? 0, pageParam, STAFF_PAGE_SIZE),
+    initialPageParam: undefined as number | undefined,
+    getNextPageParam: (last) => olderPageParam(last, STAFF_PAGE_SIZE),
+    enabled: id !== null,
+    refetchOnMount: 'always',
+  })
+}
+
+/**
+ * A message stored or arrived live: it joins its conversation's cached history, and the list
+ * moves the conversation up with it as its last message (the server's counts come on the refetch).
+ */
+export function addStaffMessage(queryClient: QueryClient, message: ChatMessage): void {
+  queryClient.setQueryData<InfiniteData<ChatMessage[], number | undefined>>(
+    messagesKey(message.conversationId),
+    (data) => (data ? { ...data, pages: withLiveMessage(data.pages, message) } : data),
+  )
+  queryClient.setQueryData<StaffConversation[]>(CONVERSATIONS_KEY, (list) =>
+    list?.map((c) =>
+      c.id === message.conversationId && (c.lastMessage?.id ?? 0) < message.id
+        ? { ...c, lastMessage: message, updatedAt: message.createdAt }
+        : c,
+    ),
+  )
+}
+
+export function useReply(conversationId: number) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (message: ChatSend) => replyInConversation(conversationId, message),
+    onSuccess: (message) => addStaffMessage(queryClient, message),
+  })
+}
+
+export function useMarkConversationRead() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: markConversationRead,
+    onSuccess: (_, id) =>
+      queryClient.setQueryData<StaffConversation[]>(CONVERSATIONS_KEY, (list) =>
+        list?.map((c) => (c.id === id ? { ...c, unread: 0 } : c)),
+      ),
+  })
+}
