@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import fastifyCookie from '@fastify/cookie'
 import fastifyRateLimit from '@fastify/rate-limit'
 import fastifySwagger from '@fastify/swagger'
@@ -30,6 +31,16 @@ import { biddingRoutes } from './modules/bidding/routes'
 import { BiddingService } from './modules/bidding/service'
 import { WatchRepository } from './modules/bidding/watch-repository'
 import { ListingRepository } from './modules/catalog/listing-repository'
+import { catalogueCards } from './modules/chat/cards'
+import { ChatHub, type ChatSocketLimits, DEFAULT_CHAT_SOCKET_LIMITS } from './modules/chat/hub'
+import { ChatRepository } from './modules/chat/repository'
+import { chatRoutes, chatSocketRoutes, chatStaffRoutes } from './modules/chat/routes'
+import {
+  CHAT_IMAGE_MAX_PX,
+  ChatService,
+  type ChatLimits,
+  DEFAULT_CHAT_LIMITS,
+} from './modules/chat/service'
 import { ListingService } from './modules/catalog/listing-service'
 import { CatalogRepository } from './modules/catalog/repository'
 import {
@@ -111,11 +122,13 @@ import { UserRepository } from './modules/user/repository'
 import { userRoutes } from './modules/user/routes'
 import { UserService } from './modules/user/service'
 import { DEFAULT_QUOTA_MULTIPLIER } from '@numisma/domain/quota'
+import { DEFAULT_CHAT_AGENT_ID } from '@numisma/contracts/chat'
 import type { Clock } from './platform/clock'
 import type { Database } from './platform/db'
 import { installErrorHandler, sendError } from './platform/error-handler'
 import { type EventBus, InProcessEventBus } from './platform/event-bus'
 import { IdempotencyStore } from './platform/idempotency'
+import { dataUrlToJpeg } from './platform/images'
 import { DatabaseNonceStore, MemoryNonceStore, type NonceStore } from './platform/nonce-store'
 import { clientConfig, loadPublicApps } from './platform/public-apps'
 import { type SigningDeps, signedRequestHook } from './platform/request-signing'
@@ -174,6 +187,15 @@ export interface AppOptions {
    * shop's own whose pages may open a socket (PUSH_ALLOWED_ORIGINS).
    */
   push?: { limits?: Partial<PushLimits>; allowedOrigins?: readonly string[] }
+  /**
+   * The customer-service chat: its agent (CHAT_AGENT_ID; default DEFAULT_CHAT_AGENT_ID) and the
+   * limits tests lower.
+   */
+  chat?: {
+    agentId?: string
+    limits?: Partial<ChatLimits>
+    socketLimits?: Partial<ChatSocketLimits>
+  }
 }
 
 declare module 'fastify' {
@@ -482,6 +504,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     coupons: { usableCount: (userId) => coupons.usableCount(userId) },
     mall: { watchCount: (userId) => mall.watchCount(userId) },
     notices: { unreadCount: (userId) => notices.unreadCount(userId) },
+    chat: { unreadCount: (userId) => chat.unreadCount(userId) },
     payPasswords: { isSet: async (userId) => (await accounts.find(userId)) !== undefined },
   })
   await app.register(staffRoutes, {
@@ -533,7 +556,49 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await app.register(wxpaySandboxRoutes, { prefix: WXPAY_SANDBOX_PREFIX, sandbox })
   }
   // [issue 11 · platform sandbox (OAuth, tokens, tickets): helper A]
-  // [issue 11 · customer-service chat sockets and staff calls: helper D]
+  // Issue 11 · the customer-service chat (modules/chat, ADR 018): persisted, then over the bus to
+  // the collector's sockets (/svc/push/chat) and staff's (/svc/main/admin/chat/ws) on every instance.
+  const chat = new ChatService({
+    transact: transactor(database),
+    clock,
+    repo: new ChatRepository(database.db),
+    bus,
+    agentId: options.chat?.agentId ?? DEFAULT_CHAT_AGENT_ID,
+    cards: catalogueCards(catalog),
+    images: {
+      normalise: (dataUrl) =>
+        dataUrlToJpeg(dataUrl, { maxPx: CHAT_IMAGE_MAX_PX, invalid: 'CHAT_IMAGE_INVALID' }),
+    },
+    newImageKey: () => randomBytes(16).toString('hex'),
+    limits: { ...DEFAULT_CHAT_LIMITS, ...options.chat?.limits },
+  })
+  // The push role's own cookie check (a push service with no sockets of its own).
+  const chatSessions = new PushService(new PushRepository(database.db), clock, pushLimits, app.log)
+  const chatHub = new ChatHub(
+    chat,
+    clock,
+    (sid) => chatSessions.userOf(sid),
+    { ...DEFAULT_CHAT_SOCKET_LIMITS, ...options.chat?.socketLimits },
+    app.log,
+  )
+  const chatOrigins = {
+    allowed: parseOrigins([...SHOP_WEB_ORIGINS, ...(options.push?.allowedOrigins ?? [])]),
+    loopback: options.env !== 'production',
+  }
+  await app.register(chatSocketRoutes, {
+    prefix: '/svc/push',
+    hub: chatHub,
+    bus,
+    origins: chatOrigins,
+    maxConnectionsPerIp: pushLimits.maxConnectionsPerIp,
+  })
+  await app.register(chatStaffRoutes, {
+    prefix: `${MAIN_PREFIX}/admin`,
+    service: chat,
+    hub: chatHub,
+    staffOf: (sid) => staff.sessionOf(sid),
+    origins: chatOrigins,
+  })
 
   await app.register(
     async (main) => {
@@ -595,7 +660,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await main.register(addressRoutes, { service: addresses })
       await main.register(deliveryRoutes, { service: delivery })
       // [issue 11 · messaging-platform sign-in and share signature: helper B]
-      // [issue 11 · customer-service chat, the collector's calls: helper D]
+      await main.register(chatRoutes, { service: chat })
       // Unknown paths are checked for a signature too, so they reveal nothing to strangers.
       main.setNotFoundHandler({ preHandler: verify }, (request, reply) =>
         sendError(request, reply, 404, 'NOT_FOUND'),

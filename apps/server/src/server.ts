@@ -52,6 +52,7 @@ async function main(): Promise<void> {
     quotaMultiplier: config.quotaMultiplier,
     payPasswordPepper: config.payPasswordPepper,
     wechatPay: config.wechatPay,
+    chat: { agentId: config.chatAgentId },
     // A 5,000-yuan deposit for each new demo account (× QUOTA_MULTIPLIER = its bidding quota).
     demoDeposit: config.seed === 'demo' && config.env !== 'production' ? 500_000 : 0,
   })

@@ -1,3 +1,4 @@
+import { ChatMessageSchema, ChatSenderSchema } from '@numisma/contracts/chat'
 import { PushLotSchema, PushOutbidSchema, PushReminderSchema } from '@numisma/contracts/push'
 import { z } from 'zod'
 
@@ -13,6 +14,22 @@ export const PushEventSchema = z.discriminatedUnion('type', [
   PushLotSchema,
   PushOutbidSchema.extend({ userId: z.number().int() }),
   PushReminderSchema.extend({ userId: z.number().int() }),
+  // The customer-service chat (modules/chat): a stored message, and how far a side has read. The
+  // chat sockets of the conversation's collector and every staff socket hear them; the push role
+  // leaves them alone.
+  z.object({
+    type: z.literal('chat'),
+    userId: z.number().int(),
+    conversationId: z.number().int(),
+    message: ChatMessageSchema,
+  }),
+  z.object({
+    type: z.literal('chat_read'),
+    userId: z.number().int(),
+    conversationId: z.number().int(),
+    by: ChatSenderSchema,
+    upTo: z.number().int(),
+  }),
 ])
 export type PushEvent = z.infer<typeof PushEventSchema>
 

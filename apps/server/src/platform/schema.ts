@@ -460,6 +460,41 @@ export interface SlotCountsTable {
   booked: Generated<number>
 }
 
+/** Issue 11 · the customer-service chat (migration 0014). */
+export interface ChatConversationsTable {
+  id: Generated<number>
+  user_id: number
+  agent_id: string
+  created_at: number
+  updated_at: number
+  user_read_upto: Generated<number>
+  agent_read_upto: Generated<number>
+}
+
+export interface ChatMessagesTable {
+  id: Generated<number>
+  conversation_id: number
+  /** 'user' | 'agent' */
+  sender: string
+  staff_id: number | null
+  /** 'text' | 'image' | 'card' */
+  kind: string
+  text: string | null
+  image_key: string | null
+  /** JSON ChatCard. */
+  card: string | null
+  client_id: string
+  created_at: number
+}
+
+export interface ChatImagesTable {
+  key: string
+  conversation_id: number
+  /** The re-encoded JPEG, base64. */
+  jpeg: string
+  created_at: number
+}
+
 export interface DB {
   shipments: ShipmentsTable
   shipment_orders: ShipmentOrdersTable
@@ -501,4 +536,7 @@ export interface DB {
   staff_users: StaffUsersTable
   staff_sessions: StaffSessionsTable
   addresses: AddressesTable
+  chat_conversations: ChatConversationsTable
+  chat_messages: ChatMessagesTable
+  chat_images: ChatImagesTable
 }

@@ -1,59 +1,15 @@
-import sharp from 'sharp'
-import { AppError } from '../../platform/errors'
+import { dataUrlToJpeg } from '../../platform/images'
 
 /** The longer side of a stored receipt; a phone photo of a bank slip stays legible at this size. */
 export const RECEIPT_MAX_PX = 1600
-/**
- * Larger pictures are refused from their header, before any decoding: a phone's 12–24 megapixel
- * photo passes, while a small file that would decode to hundreds of megabytes (a decompression
- * bomb) costs neither the memory nor the seconds of CPU. sharp's own limit backs the check up.
- */
-export const MAX_INPUT_PIXELS = 25_000_000
-const FORMATS = new Set(['jpeg', 'png', 'webp'])
 
 /** Turns the receipt a user sent into what we keep; throws RECEIPT_INVALID when it is no picture. */
 export interface ReceiptDecoder {
   normalise(dataUrl: string): Promise<Buffer>
 }
 
-/**
- * Decodes the photo of a bank slip, checks it is a JPEG, PNG or WebP picture that decodes whole,
- * and re-encodes it as a JPEG of at most 1600 px on its longer side, turned upright by its EXIF
- * orientation and without any metadata (sharp writes none unless asked: no location, no camera).
- * Re-encoding means we never store or serve bytes a user chose — a polyglot or a malformed file
- * that a viewer might mis-read goes no further than here.
- */
+/** The photo of a bank slip as a clean JPEG (platform/images.ts says how and why). */
 export const sharpReceipts: ReceiptDecoder = {
-  async normalise(dataUrl) {
-    const comma = dataUrl.indexOf(',')
-    const input = Buffer.from(dataUrl.slice(comma + 1), 'base64')
-    if (comma < 0 || input.length === 0) throw new AppError('RECEIPT_INVALID')
-    try {
-      // The header only (sharp decodes nothing for metadata), read without sharp's own pixel
-      // limit so that an oversized picture is told apart from one that is no picture.
-      const meta = await sharp(input, { limitInputPixels: false }).metadata()
-      if (meta.format === undefined || !FORMATS.has(meta.format)) {
-        throw new AppError('RECEIPT_INVALID', { format: meta.format ?? null })
-      }
-      const pixels = (meta.width ?? 0) * (meta.height ?? 0)
-      if (pixels > MAX_INPUT_PIXELS) {
-        throw new AppError('RECEIPT_INVALID', { tooLarge: true, pixels, max: MAX_INPUT_PIXELS })
-      }
-      const image = sharp(input, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS })
-      return await image
-        .rotate()
-        .resize({
-          width: RECEIPT_MAX_PX,
-          height: RECEIPT_MAX_PX,
-          fit: 'inside',
-          withoutEnlargement: true,
-        })
-        .flatten({ background: '#ffffff' })
-        .jpeg({ quality: 82, mozjpeg: true })
-        .toBuffer()
-    } catch (error) {
-      if (error instanceof AppError) throw error
-      throw new AppError('RECEIPT_INVALID')
-    }
-  },
+  normalise: (dataUrl) =>
+    dataUrlToJpeg(dataUrl, { maxPx: RECEIPT_MAX_PX, invalid: 'RECEIPT_INVALID' }),
 }

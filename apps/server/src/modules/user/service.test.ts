@@ -34,6 +34,7 @@ function setup(
     coupons: { usableCount: () => Promise.resolve(4) },
     mall: { watchCount: () => Promise.resolve(2) },
     notices: { unreadCount: (userId) => Promise.resolve(userId === 8 ? 3 : 0) },
+    chat: { unreadCount: (userId) => Promise.resolve(userId === 8 ? 5 : 0) },
     payPasswords: { isSet: () => Promise.resolve(more.payPasswordSet ?? false) },
   })
 }
@@ -79,6 +80,7 @@ describe('UserService.statistics', () => {
         waitingToShip: 0,
         waitingToReceive: 0,
         unreadNotices: 3,
+        unreadChat: 5,
       },
     })
   })

@@ -34,6 +34,11 @@ export interface UserNoticeFigures {
   unreadCount(userId: number): Promise<number>
 }
 
+/** What it needs from the chat: the agent's messages the user has not read (ChatService). */
+export interface UserChatFigures {
+  unreadCount(userId: number): Promise<number>
+}
+
 /**
  * Whether the user has set a payment password (the account module, which owns payment passwords,
  * satisfies it through app.ts).
@@ -52,6 +57,7 @@ export interface UserDeps {
   coupons: UserCouponFigures
   mall: UserMallFigures
   notices: UserNoticeFigures
+  chat: UserChatFigures
   payPasswords: UserPayPasswords
 }
 
@@ -76,6 +82,7 @@ export class UserService {
       payPasswordSet,
       orders,
       unreadNotices,
+      unreadChat,
     ] = await Promise.all([
       this.deps.ledger.balances(userId),
       this.deps.bidding.quotaOf(userId),
@@ -88,6 +95,7 @@ export class UserService {
         ...ORDER_GROUPS.waitingToReceive,
       ]),
       this.deps.notices.unreadCount(userId),
+      this.deps.chat.unreadCount(userId),
     ])
     const inGroup = (statuses: readonly string[]) =>
       statuses.reduce((sum, status) => sum + (orders[status] ?? 0), 0)
@@ -111,6 +119,7 @@ export class UserService {
         waitingToShip: inGroup(ORDER_GROUPS.waitingToShip),
         waitingToReceive: inGroup(ORDER_GROUPS.waitingToReceive),
         unreadNotices,
+        unreadChat,
       },
     }
   }

@@ -18,6 +18,7 @@ import { money } from './0009-money'
 import { noticesAndMoneyFixes } from './0010-notices-and-money-fixes'
 import { addresses } from './0011-addresses'
 import { delivery } from './0012-delivery'
+import { chat } from './0014-chat'
 
 /**
  * Migrations are code, written once for both dialects: the context hides the two places where
@@ -55,6 +56,7 @@ const MIGRATIONS: Record<string, (ctx: MigrationContext) => Migration> = {
   '0010-notices-and-money-fixes': noticesAndMoneyFixes,
   '0011-addresses': addresses,
   '0012-delivery': delivery,
+  '0014-chat': chat,
 }
 
 class CodeMigrationProvider implements MigrationProvider {
