@@ -1,6 +1,7 @@
 import { PullToRefresh } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
 import { useSearchParams } from 'react-router'
+import { ChatEntryButton } from '../../../components/chat-entry-button'
 import { DetailSkeleton } from '../../../components/detail-skeleton'
 import { EmptyState } from '../../../components/empty-state'
 import { itemPageBodyClassName } from '../../../components/item-detail'
@@ -45,7 +46,17 @@ function LotPage({ id }: { id: number | undefined }) {
         </>
       }
       footerClassName={styles.footer}
-      footer={lot.data ? <BidBar lot={lot.data} /> : undefined}
+      footer={
+        lot.data ? (
+          // 客服 beside the bid bar (issue 11): asks about this lot with its card.
+          <div className={styles.withChat}>
+            <ChatEntryButton item={{ lot: id }} />
+            <div className={styles.bar}>
+              <BidBar lot={lot.data} />
+            </div>
+          </div>
+        ) : undefined
+      }
     >
       <PullToRefresh
         onRefresh={async () => {

@@ -1,5 +1,6 @@
 import { PullToRefresh } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
+import { ChatEntryButton } from '../../../components/chat-entry-button'
 import { DetailSkeleton } from '../../../components/detail-skeleton'
 import { EmptyState } from '../../../components/empty-state'
 import { itemPageBodyClassName } from '../../../components/item-detail'
@@ -27,7 +28,17 @@ export function MallItemPage({ productNo }: { productNo: string }) {
       bodyClassName={itemPageBodyClassName}
       right={<ShareButton />}
       footerClassName={styles.footer}
-      footer={item.data ? <BuyBar item={item.data} /> : undefined}
+      footer={
+        item.data ? (
+          // 客服 beside the buy bar (issue 11): asks about this item with its card.
+          <div className={styles.withChat}>
+            <ChatEntryButton item={{ productNo: item.data.productNo }} />
+            <div className={styles.bar}>
+              <BuyBar item={item.data} />
+            </div>
+          </div>
+        ) : undefined
+      }
     >
       <PullToRefresh
         onRefresh={async () => {
