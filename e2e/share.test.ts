@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   baseUrl,
@@ -10,6 +10,7 @@ import {
   screenshot,
   staffSession,
 } from './fixtures'
+import { messagingAppContext, readMessagingApp } from './tools/messaging-app'
 import { nativeAppContext, nativeShares } from './tools/native-app'
 
 /** The microblog app's browser on an iPhone (the `Weibo` marker, spec §1). */
@@ -24,14 +25,29 @@ beforeAll(async () => {
 })
 afterAll(() => browser.close())
 
-async function oneLot(): Promise<{ lotId: number; title: string; specialId: number }> {
+async function twoLots(): Promise<{ specialId: number; lots: { id: number; title: string }[] }> {
   const staff = await staffSession()
-  const title = `分享 ${process.pid}-${Date.now()} 光绪元宝 库平七钱二分`
-  const { specialId, lots } = await createSpecialWithLots(staff, buildSpecial(), [
-    { title, startPrice: 124_000 },
-  ])
-  return { lotId: lots[0]!.id, title, specialId }
+  const titles = [1, 2].map((n) => `分享 ${process.pid}-${Date.now()}-${n} 光绪元宝 库平七钱二分`)
+  const { specialId, lots } = await createSpecialWithLots(
+    staff,
+    buildSpecial(),
+    titles.map((title, n) => ({ title, startPrice: 124_000 + n * 2_000 })),
+  )
+  return { specialId, lots: lots.map((lot, n) => ({ id: lot.id, title: titles[n]! })) }
 }
+
+async function oneLot(): Promise<{ lotId: number; title: string }> {
+  const { lots } = await twoLots()
+  return { lotId: lots[0]!.id, title: lots[0]!.title }
+}
+
+/** Each `wx.config` the page made: the URL the app checked (without its hash), the verdict. */
+async function configsOf(page: Page): Promise<[string, string][]> {
+  const { configs } = await readMessagingApp(page)
+  return configs.map((c) => [c.url.replace(/#.*$/, ''), c.verdict])
+}
+
+const SIGNATURE_CALL = '**/svc/main/h5/wechat/jsapi-signature?*'
 
 function microblogContext(): Promise<BrowserContext> {
   return browser.newContext({
@@ -49,6 +65,85 @@ function microblogContext(): Promise<BrowserContext> {
 }
 
 describe('sharing', () => {
+  it("configures the messaging app's JS-SDK for each page it shows and shares that item", async () => {
+    const { specialId, lots } = await twoLots()
+    const [first, second] = lots as [(typeof lots)[0], (typeof lots)[0]]
+    const context = await messagingAppContext(browser)
+    const page = await context.newPage()
+    const toasts = await recordToasts(page)
+    const firstUrl = `${baseUrl()}/productDetail?id=${first.id}`
+    await page.goto(`/productDetail?id=${first.id}#top`)
+    await page.getByText(first.title).first().waitFor()
+
+    // The platform checked the signature against this page's URL (it drops the hash) and
+    // accepted it.
+    await expect.poll(() => configsOf(page)).toEqual([[firstUrl, 'config:ok']])
+    await expect
+      .poll(async () => (await readMessagingApp(page)).shared.appMessage)
+      .toMatchObject({ title: first.title, link: firstUrl })
+    const { shared } = await readMessagingApp(page)
+    expect(shared.appMessage?.desc).toContain('起拍价 ¥1,240.00')
+    expect(shared.appMessage?.imgUrl).toMatch(new RegExp(`^${baseUrl()}/svc/media/art/`))
+    expect(shared.timeline).toMatchObject({ title: first.title, link: firstUrl })
+
+    // The special, then the second lot, within the app: a new URL each time, so a new config.
+    await page.getByText('所属专场').click()
+    await page.waitForURL((url) => url.pathname === '/specialDetail')
+    const secondUrl = `${baseUrl()}/productDetail?id=${second.id}`
+    await page.locator(`[data-testid=special-lots] [data-lot-id="${second.id}"]`).click()
+    await page.getByText(second.title).first().waitFor()
+    await expect
+      .poll(() => configsOf(page))
+      .toEqual([
+        [firstUrl, 'config:ok'],
+        [`${baseUrl()}/specialDetail?id=${specialId}`, 'config:ok'],
+        [secondUrl, 'config:ok'],
+      ])
+    await expect
+      .poll(async () => (await readMessagingApp(page)).shared.appMessage)
+      .toMatchObject({ title: second.title, link: secondUrl })
+    expect((await readMessagingApp(page)).shared.appMessage?.desc).toContain('¥1,260.00')
+    expect(await toasts()).toEqual([])
+    await screenshot(page, 'share-messaging-second-lot')
+    await context.close()
+  })
+
+  it('says 初始化分享失败 when the signature cannot be had', async () => {
+    const { lotId, title } = await oneLot()
+    const context = await messagingAppContext(browser)
+    const page = await context.newPage()
+    const toasts = await recordToasts(page)
+    await page.route(SIGNATURE_CALL, (route) => route.fulfill({ status: 502, body: '' }))
+    await page.goto(`/productDetail?id=${lotId}`)
+    await page.getByText(title).first().waitFor()
+    await expect.poll(toasts).toEqual(['初始化分享失败'])
+    await screenshot(page, 'share-messaging-failed')
+    expect((await readMessagingApp(page)).configs).toEqual([])
+    await context.close()
+  })
+
+  it('says 初始化分享失败 when the platform refuses the signature', async () => {
+    const { lotId, title } = await oneLot()
+    const context = await messagingAppContext(browser)
+    const page = await context.newPage()
+    const toasts = await recordToasts(page)
+    // Our server answers, but with a signature for another page: the platform refuses it.
+    await page.route(SIGNATURE_CALL, async (route) => {
+      const response = await route.fetch()
+      const body = (await response.json()) as { data: { signature: string } }
+      body.data.signature = '0'.repeat(40)
+      await route.fulfill({ response, json: body })
+    })
+    await page.goto(`/productDetail?id=${lotId}`)
+    await page.getByText(title).first().waitFor()
+    await expect
+      .poll(async () => (await readMessagingApp(page)).configs.map((c) => c.verdict))
+      .toEqual(['config:invalid signature'])
+    await expect.poll(toasts).toEqual(['初始化分享失败'])
+    expect((await readMessagingApp(page)).shared.appMessage).toBeNull()
+    await context.close()
+  })
+
   it('copies the link in the microblog app and says so', async () => {
     const { lotId, title } = await oneLot()
     const context = await microblogContext()
