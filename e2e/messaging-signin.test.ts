@@ -105,7 +105,7 @@ describe('signing in inside the messaging app', () => {
     await replay.close()
   })
 
-  it('a code this tab did not ask for is refused before reaching the server, and declining says what to do', async () => {
+  it('a code this tab did not ask for is refused before reaching the server, declining says what to do, and an expired binding offers authorising again', async () => {
     const context = await messagingAppContext(browser)
     const page = await context.newPage()
     await page.goto('/wx/callback?code=forged-code&state=not-ours&redirect=%2Fucenter')
@@ -124,6 +124,23 @@ describe('signing in inside the messaging app', () => {
     await screenshot(page, 'wx-callback-refused')
     await page.getByRole('button', { name: '返回首页' }).click()
     await page.waitForURL((url) => url.pathname === '/')
+
+    // A binding whose token the server no longer knows ends on 重新授权, not on a dead form.
+    await page.evaluate(() =>
+      sessionStorage.setItem(
+        'numisma.wx.bind',
+        JSON.stringify({ bindToken: 'expired-token', nickname: '过期用户', avatar: '' }),
+      ),
+    )
+    await page.goto('/passport?redirect=%2Fucenter&bind=1')
+    await fillSignIn(page, freshMobile())
+    const expired = page.locator('[data-testid=passport-bind-expired]')
+    await expired.waitFor()
+    expect(await expired.innerText()).toContain('绑定已过期，请重新授权')
+    expect(await userIdOf(context)).toBeUndefined()
+    await screenshot(page, 'wx-bind-expired')
+    await expired.getByRole('button', { name: '重新授权' }).click()
+    await page.waitForURL((url) => url.pathname === AUTHORIZE_PATH)
     await context.close()
   })
 })
