@@ -169,6 +169,10 @@ export class PushService {
         for (const client of sockets) this.sendFrame(client, frame)
         return
       }
+      // The customer-service chat's events are its own sockets' (modules/chat/hub.ts).
+      case 'chat':
+      case 'chat_read':
+        return
     }
   }
 
