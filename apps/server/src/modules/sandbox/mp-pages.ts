@@ -23,6 +23,7 @@ const STYLE = `
   .scope { margin: 0 0 32px; padding: 16px 0; border-top: 1px solid #eee;
     border-bottom: 1px solid #eee; font-size: 15px; color: #333; }
   .scope::before { content: '✓'; color: #07c160; margin-right: 8px; }
+  form { flex: 1; display: flex; flex-direction: column; }
   label { display: block; font-size: 14px; color: #888; margin-bottom: 8px; }
   input[type=text] { width: 100%; box-sizing: border-box; padding: 12px; font-size: 16px;
     border: 1px solid #ddd; border-radius: 8px; }

@@ -1,0 +1,152 @@
+/// <reference lib="dom" />
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { jssdkSignature } from '../apps/server/src/modules/wechat/jssdk-signature'
+import { SANDBOX_WECHAT_MP } from '../apps/server/src/platform/config'
+import { baseUrl, launchBrowser, screenshot } from './fixtures'
+import { messagingAppContext, readMessagingApp } from './tools/messaging-app'
+
+/**
+ * The simulated messaging app (e2e/tools/messaging-app.ts) answers as the real one, deciding
+ * `wx.config` through the platform sandbox; and the sandbox's authorize page as a phone shows it.
+ */
+const { appId, secret } = SANDBOX_WECHAT_MP
+const WX = '/svc/sandbox/wx'
+
+async function sandboxTicket(): Promise<string> {
+  const token = (await (
+    await fetch(
+      `${baseUrl()}${WX}/cgi-bin/token?${new URLSearchParams({ grant_type: 'client_credential', appid: appId, secret }).toString()}`,
+    )
+  ).json()) as { access_token: string }
+  const ticket = (await (
+    await fetch(
+      `${baseUrl()}${WX}/cgi-bin/ticket/getticket?${new URLSearchParams({ access_token: token.access_token, type: 'jsapi' }).toString()}`,
+    )
+  ).json()) as { ticket: string }
+  return ticket.ticket
+}
+
+/** Calls the bridge as the JS-SDK does and returns the app's answer. */
+function invoke(page: Page, name: string, params: Record<string, unknown>) {
+  return page.evaluate(
+    ([n, p]) =>
+      new Promise<{ err_msg: string }>((resolve) => {
+        const bridge = (
+          window as unknown as {
+            WeixinJSBridge: {
+              invoke(n: string, p: unknown, cb: (r: { err_msg: string }) => void): void
+            }
+          }
+        ).WeixinJSBridge
+        bridge.invoke(n, p, resolve)
+      }),
+    [name, params] as const,
+  )
+}
+
+describe('the simulated messaging app', () => {
+  let browser: Browser
+  let context: BrowserContext
+  let page: Page
+  beforeAll(async () => {
+    browser = await launchBrowser()
+    context = await messagingAppContext(browser)
+    page = await context.newPage()
+  })
+  afterAll(() => browser.close())
+
+  it('has the app’s user agent and bridge, and says the bridge is ready', async () => {
+    await page.goto('/svc/health')
+    expect(await page.evaluate(() => navigator.userAgent)).toMatch(/MicroMessenger\/8\.0\.\d+/)
+    expect(
+      await page.evaluate(() => typeof (window as { WeixinJSBridge?: unknown }).WeixinJSBridge),
+    ).toBe('object')
+  })
+
+  it('passes a wx.config signed with a sandbox ticket and refuses a tampered one', async () => {
+    await page.goto('/svc/health?page=1')
+    const ticket = await sandboxTicket()
+    const url = page.url()
+    const timestamp = Math.floor(Date.now() / 1000)
+    const config = {
+      verifyAppId: appId,
+      verifyTimestamp: String(timestamp),
+      verifyNonceStr: 'e2eNonce',
+      verifySignType: 'sha1',
+      verifySignature: jssdkSignature({ ticket, nonceStr: 'e2eNonce', timestamp, url }),
+      verifyJsApiList: ['updateAppMessageShareData', 'updateTimelineShareData'],
+    }
+    expect(await invoke(page, 'preVerifyJSAPI', config)).toEqual({ err_msg: 'config:ok' })
+    const share = { title: '清代银元', desc: '¥1,200', link: url, imgUrl: `${baseUrl()}/x.png` }
+    expect(await invoke(page, 'updateAppMessageShareData', share)).toEqual({
+      err_msg: 'updateAppMessageShareData:ok',
+    })
+
+    const tampered = { ...config, verifyNonceStr: 'tampered' }
+    expect(await invoke(page, 'preVerifyJSAPI', tampered)).toEqual({
+      err_msg: 'config:invalid signature',
+    })
+    // After a failed config the app refuses the page's share data.
+    expect(await invoke(page, 'updateTimelineShareData', share)).toEqual({
+      err_msg: 'updateTimelineShareData:permission denied',
+    })
+
+    const record = await readMessagingApp(page)
+    expect(record.configs.map((c) => c.verdict)).toEqual(['config:ok', 'config:invalid signature'])
+    expect(record.configs[0]!.url).toBe(url)
+    expect(record.shared).toEqual({ appMessage: share, timeline: null })
+  })
+
+  it('shows its pay sheet; 取消 answers cancel', async () => {
+    await page.goto('/svc/health?page=2')
+    const answer = invoke(page, 'getBrandWCPayRequest', {
+      appId,
+      timeStamp: '1',
+      nonceStr: 'n',
+      package: 'prepay_id=wx-unknown',
+      signType: 'MD5',
+      paySign: 'x',
+    })
+    await page.getByTestId('wx-pay-sheet').waitFor()
+    await screenshot(page, 'wx-app-pay-sheet')
+    await page.getByRole('button', { name: '取消' }).click()
+    expect(await answer).toEqual({ err_msg: 'get_brand_wcpay_request:cancel' })
+    const { payments } = await readMessagingApp(page)
+    expect(payments.at(-1)).toEqual({ prepayId: 'wx-unknown', amount: null, outcome: 'cancel' })
+  })
+
+  it('the sandbox’s authorize page refuses a redirect to another host', async () => {
+    await page.goto(
+      `${WX}/connect/oauth2/authorize?${new URLSearchParams({
+        appid: appId,
+        redirect_uri: 'https://evil.example/cb',
+        response_type: 'code',
+        scope: 'snsapi_userinfo',
+      }).toString()}#wechat_redirect`,
+    )
+    await page.getByText('redirect_uri 参数错误').waitFor()
+    await screenshot(page, 'wx-sandbox-authorize-problem')
+  })
+
+  it('the sandbox’s authorize page asks consent in Chinese and goes back with a code', async () => {
+    const redirect = `${baseUrl()}/svc/health?to=%2Fitems%2F7`
+    await page.goto(
+      `${WX}/connect/oauth2/authorize?${new URLSearchParams({
+        appid: appId,
+        redirect_uri: redirect,
+        response_type: 'code',
+        scope: 'snsapi_userinfo',
+        state: 'e2e',
+      }).toString()}#wechat_redirect`,
+    )
+    await page.getByText('获得你的公开信息（昵称、头像）').waitFor()
+    await page.getByLabel('沙箱微信用户（昵称）').fill('测试用户')
+    await screenshot(page, 'wx-sandbox-consent')
+    await page.getByRole('button', { name: '允许' }).click()
+    await page.waitForURL(/[?&]code=/)
+    const back = new URL(page.url())
+    expect(back.searchParams.get('state')).toBe('e2e')
+    expect(back.searchParams.get('to')).toBe('/items/7')
+  })
+})
