@@ -65,7 +65,8 @@ describe('signing in inside the messaging app', () => {
     await screenshot(page, 'wx-bind')
     await fillSignIn(page, mobile)
     await page.waitForURL(onWanted)
-    await page.locator('.adm-nav-bar').getByText('我的订单').waitFor()
+    // The signed-in list answered (a new account has no order waiting for payment).
+    await page.getByText('暂无待付款的订单').waitFor()
     const userId = await userIdOf(first)
     expect(userId).toBeTruthy()
     await screenshot(page, 'wx-bind-landed')
@@ -83,7 +84,7 @@ describe('signing in inside the messaging app', () => {
     await again.goto(WANTED)
     await consent(again, sandboxName, '允许')
     await again.waitForURL(onWanted)
-    await again.locator('.adm-nav-bar').getByText('我的订单').waitFor()
+    await again.getByText('暂无待付款的订单').waitFor()
     expect(visitedAgain.some((u) => new URL(u).pathname === '/passport')).toBe(false)
     expect(await userIdOf(second)).toBe(userId)
     await second.close()
