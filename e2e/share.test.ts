@@ -71,6 +71,10 @@ describe('sharing', () => {
     const context = await messagingAppContext(browser)
     const page = await context.newPage()
     const toasts = await recordToasts(page)
+    const scripts: string[] = []
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname)
+    })
     const firstUrl = `${baseUrl()}/productDetail?id=${first.id}`
     await page.goto(`/productDetail?id=${first.id}#top`)
     await page.getByText(first.title).first().waitFor()
@@ -85,6 +89,8 @@ describe('sharing', () => {
     expect(shared.appMessage?.desc).toContain('起拍价 ¥1,240.00')
     expect(shared.appMessage?.imgUrl).toMatch(new RegExp(`^${baseUrl()}/svc/media/art/`))
     expect(shared.timeline).toMatchObject({ title: first.title, link: firstUrl })
+    // Here, and only here (see the microblog journey), the JS-SDK's own chunk was fetched.
+    expect(scripts.some((path) => path.includes('weixin-js-sdk'))).toBe(true)
 
     // The special, then the second lot, within the app: a new URL each time, so a new config.
     await page.getByText('所属专场').click()
@@ -149,6 +155,11 @@ describe('sharing', () => {
     const context = await microblogContext()
     const page = await context.newPage()
     const toasts = await recordToasts(page)
+    // The messaging app's JS-SDK and its set-up are fetched inside that app only.
+    const scripts: string[] = []
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname)
+    })
     await page.goto(`/productDetail?id=${lotId}#photos`)
     await page.getByText(title).first().waitFor()
     await page.getByRole('button', { name: '分享' }).click()
@@ -156,6 +167,8 @@ describe('sharing', () => {
     await screenshot(page, 'share-microblog-copied')
     const copied = await page.evaluate(() => navigator.clipboard.readText())
     expect(copied).toBe(`${baseUrl()}/productDetail?id=${lotId}`)
+    expect(scripts.filter((path) => /weixin-js-sdk|messaging-share/.test(path))).toEqual([])
+    expect(scripts.length).toBeGreaterThan(3)
     await context.close()
   })
 
