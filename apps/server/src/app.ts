@@ -105,8 +105,25 @@ import {
   WXPAY_SANDBOX_PREFIX,
 } from './modules/payments/wechat-pay'
 import { wxpaySandboxRoutes } from './modules/sandbox/routes'
+import { mpSandboxRoutes } from './modules/sandbox/mp-routes'
+import { MP_SANDBOX_ACCOUNT_NAME, MpSandbox } from './modules/sandbox/mp-sandbox'
+import {
+  authorizePageUrl,
+  wechatMpClient,
+  type WechatMpTransport,
+  WX_SANDBOX_PREFIX,
+} from './modules/wechat/mp-client'
+import { WechatRepository } from './modules/wechat/repository'
+import { wechatRoutes } from './modules/wechat/routes'
+import { WechatService } from './modules/wechat/service'
+import { SharedPlatformTokens, type SharedTokensOptions } from './modules/wechat/shared-tokens'
 import { httpDelivery, type NoticeDelivery, WxPaySandbox } from './modules/sandbox/wxpay-sandbox'
-import { type WechatPaySettings, wechatPaySettings } from './platform/config'
+import {
+  type WechatMpSettings,
+  wechatMpSettings,
+  type WechatPaySettings,
+  wechatPaySettings,
+} from './platform/config'
 import { passportRoutes } from './modules/passport/routes'
 import { searchRoutes } from './modules/search/routes'
 import { SearchService } from './modules/search/service'
@@ -170,6 +187,16 @@ export interface AppOptions {
     noticeDelivery?: NoticeDelivery
     /** When the sandbox posts an unacknowledged notice again (default: 15 s, 15 s, 30 s, …). */
     sandboxRetryDelaysMs?: number[]
+  }
+  /**
+   * The messaging platform's official account (platform/config.ts; unset: the sandbox's outside
+   * production): sign-in inside its app and the JS-SDK share signature. `transport` is how our
+   * client reaches its API — over HTTP by default, through `inject` in tests; `tokens` tunes how
+   * an instance waits for another's token refresh.
+   */
+  wechatMp?: Partial<WechatMpSettings> & {
+    transport?: WechatMpTransport
+    tokens?: SharedTokensOptions
   }
   nonces?: NonceStore
   trustProxy?: boolean | number | string
@@ -316,7 +343,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('caller', null)
   const settings = new SettingsRepository(database.db)
   const apps = await loadPublicApps(settings)
-  const config = clientConfig(apps, options.env)
+  // The messaging platform's official account (DESIGN §7, ADR 017): the real one when configured,
+  // else the sandbox this server mounts, reached on its own port.
+  const wechatMp = { ...wechatMpSettings(options.env), ...options.wechatMp }
+  const mp = wechatMpClient(wechatMp, () => listeningOrigin(app.server))
+  const wechatRepo = new WechatRepository(database.db)
+  const config = clientConfig(apps, options.env, {
+    wechat: mp && { appId: mp.appId, authorizeUrl: authorizePageUrl(wechatMp) },
+    chat: { agentId: options.chat?.agentId ?? DEFAULT_CHAT_AGENT_ID },
+  })
   const passportRepo = new PassportRepository(database.db)
   const signing: SigningDeps = {
     apps,
@@ -354,7 +389,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The messaging platform's pay (DESIGN §7): the real platform when configured, else the sandbox
   // this server mounts, reached on its own port.
   const wechatPay = { ...wechatPaySettings(options.env), ...options.wechatPay }
-  const wechat = wechatPayClient(wechatPay, () => listeningOrigin(app.server))
+  // A payer whose account is linked to an open id of the pay app is named by it (JSAPI `openid`).
+  const wechat = wechatPayClient(
+    wechatPay,
+    () => listeningOrigin(app.server),
+    (appId, userId) => wechatRepo.openidOf(appId, userId),
+  )
   const paymentsRepo = new PaymentsRepository(database.dialect)
   const payments = new PaymentService({
     transact: transactor(database),
@@ -555,7 +595,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     )
     await app.register(wxpaySandboxRoutes, { prefix: WXPAY_SANDBOX_PREFIX, sandbox })
   }
-  // [issue 11 · platform sandbox (OAuth, tokens, tickets): helper A]
+  // The messaging platform's official account stood in for (ADR 013's pattern): OAuth, tokens,
+  // tickets. Decorated so tests can count what it issued (our client must cache tokens).
+  if (wechatMp.sandbox && wechatMp.secret !== undefined) {
+    const mpSandbox = new MpSandbox(
+      { appId: wechatMp.appId, secret: wechatMp.secret, name: MP_SANDBOX_ACCOUNT_NAME },
+      clock,
+    )
+    app.decorate('mpSandbox', mpSandbox)
+    await app.register(mpSandboxRoutes, { prefix: WX_SANDBOX_PREFIX, sandbox: mpSandbox })
+  }
   // Issue 11 · the customer-service chat (modules/chat, ADR 018): persisted, then over the bus to
   // the collector's sockets (/svc/push/chat) and staff's (/svc/main/admin/chat/ws) on every instance.
   const chat = new ChatService({
@@ -660,6 +709,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await main.register(addressRoutes, { service: addresses })
       await main.register(deliveryRoutes, { service: delivery })
       // [issue 11 · messaging-platform sign-in and share signature: helper B]
+      await main.register(wechatRoutes, {
+        service: new WechatService({
+          transact: transactor(database),
+          clock,
+          repo: wechatRepo,
+          mp,
+          passport,
+          tokens: new SharedPlatformTokens(wechatRepo, clock, options.wechatMp?.tokens),
+        }),
+        bindLimit: limits.login,
+      })
       await main.register(chatRoutes, { service: chat })
       // Unknown paths are checked for a signature too, so they reveal nothing to strangers.
       main.setNotFoundHandler({ preHandler: verify }, (request, reply) =>

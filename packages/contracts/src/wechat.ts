@@ -57,9 +57,12 @@ export type WxBindRequest = z.infer<typeof WxBindRequestSchema>
 /**
  * `GET /h5/wechat/jsapi-signature?url=` (main service, signed): the JS-SDK `wx.config` signature
  * for one page URL — sha1 over `jsapi_ticket`, `noncestr`, `timestamp` and `url` (the page's URL
- * without its hash), keys sorted (spec §3 "Share signature response").
+ * without its hash), keys sorted (spec §3 "Share signature response"). Only a web page's URL
+ * (http or https) is signed: the platform's JS-SDK runs on nothing else.
  */
-export const ShareSignatureQuerySchema = z.object({ url: z.url().max(2048) })
+export const ShareSignatureQuerySchema = z.object({
+  url: z.url({ protocol: /^https?$/ }).max(2048),
+})
 export const ShareSignatureSchema = z.object({
   appid: z.string(),
   /** Seconds since the epoch, as the JS-SDK wants it. */

@@ -460,6 +460,47 @@ export interface SlotCountsTable {
   booked: Generated<number>
 }
 
+/** Open ids linked to accounts, per official account (0013). */
+export interface WechatLinksTable {
+  id: Generated<number>
+  app_id: string
+  openid: string
+  user_id: number
+  unionid: string | null
+  nickname: string
+  avatar: string
+  created_at: number
+}
+
+/** Tokens a first-time open id binds a mobile number with, stored hashed (0013). */
+export interface WechatBindTokensTable {
+  token_hash: string
+  app_id: string
+  openid: string
+  unionid: string | null
+  nickname: string
+  avatar: string
+  created_at: number
+  expires_at: number
+  used_at: number | null
+}
+
+/** OAuth codes already exchanged (0013). */
+export interface WechatOauthCodesTable {
+  app_id: string
+  code_hash: string
+  claimed_at: number
+}
+
+/** The platform's server-wide credentials, shared by the instances (0013). */
+export interface PlatformTokensTable {
+  name: string
+  value: string
+  expires_at: number
+  updated_at: number
+  lease_until: Generated<number>
+}
+
 /** Issue 11 · the customer-service chat (migration 0014). */
 export interface ChatConversationsTable {
   id: Generated<number>
@@ -496,6 +537,10 @@ export interface ChatImagesTable {
 }
 
 export interface DB {
+  wechat_links: WechatLinksTable
+  wechat_bind_tokens: WechatBindTokensTable
+  wechat_oauth_codes: WechatOauthCodesTable
+  platform_tokens: PlatformTokensTable
   shipments: ShipmentsTable
   shipment_orders: ShipmentOrdersTable
   bookings: BookingsTable

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely'
 import type { SessionCredential } from '../../platform/request-signing'
 import type { DB } from '../../platform/schema'
+import type { Tx } from '../../platform/transactions'
 
 export interface UserRow {
   id: number
@@ -50,19 +51,23 @@ export class PassportRepository {
     return result.numUpdatedRows === 1n
   }
 
-  /** Finds the user of a mobile number, creating the account on first sign-in. */
+  /**
+   * Finds the user of a mobile number, creating the account on first sign-in; `db` is a caller's
+   * transaction when the sign-in writes more (modules/wechat's binding).
+   */
   async findOrCreateUser(
     mobile: string,
     display: string,
     now: number,
+    db: Tx = this.db,
   ): Promise<UserRow & { created: boolean }> {
-    const inserted = await this.db
+    const inserted = await db
       .insertInto('users')
       .values({ mobile, display, avatar: null, created_at: now })
       .onConflict((oc) => oc.column('mobile').doNothing())
       .returning('id')
       .executeTakeFirst()
-    const user = await this.db
+    const user = await db
       .selectFrom('users')
       .selectAll()
       .where('mobile', '=', mobile)
@@ -70,20 +75,23 @@ export class PassportRepository {
     return { ...user, created: inserted !== undefined }
   }
 
-  findUser(id: number): Promise<UserRow | undefined> {
-    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
+  findUser(id: number, db: Tx = this.db): Promise<UserRow | undefined> {
+    return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
   }
 
-  async insertSession(session: {
-    id: string
-    userId: number
-    key: string
-    sidHash: string
-    deviceId: string
-    now: number
-    expiresAt: number
-  }): Promise<void> {
-    await this.db
+  async insertSession(
+    session: {
+      id: string
+      userId: number
+      key: string
+      sidHash: string
+      deviceId: string
+      now: number
+      expiresAt: number
+    },
+    db: Tx = this.db,
+  ): Promise<void> {
+    await db
       .insertInto('sessions')
       .values({
         id: session.id,

@@ -1,55 +1,19 @@
 import { dataSchema } from '@numisma/contracts/api'
-import { COOKIE, COOKIE_MAX_AGE_SECONDS, LOGIN_COOKIES } from '@numisma/contracts/cookies'
 import {
   LoginRequestSchema,
   LoginResultSchema,
   SmsRequestSchema,
   SmsResponseSchema,
 } from '@numisma/contracts/passport'
-import type { CookieSerializeOptions } from '@fastify/cookie'
-import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { AppError } from '../../platform/errors'
-import type { LoginOutcome, PassportService } from './service'
+import { clearLoginCookies, loginBody, perMobile, setLoginCookies } from './login-reply'
+import type { PassportService } from './service'
 
 export interface PassportRouteOptions {
   service: PassportService
   rateLimit: { sms: number; smsPerCaller: number; login: number }
-}
-
-const secure = (request: FastifyRequest): boolean => request.protocol === 'https'
-
-function cookieOptions(request: FastifyRequest, httpOnly: boolean): CookieSerializeOptions {
-  return {
-    path: '/',
-    maxAge: COOKIE_MAX_AGE_SECONDS,
-    sameSite: 'lax',
-    secure: secure(request),
-    httpOnly,
-  }
-}
-
-/** The cookies of spec §3 plus the HttpOnly `sid` that binds the readable pair (DESIGN §3). */
-function setLoginCookies(request: FastifyRequest, reply: FastifyReply, login: LoginOutcome): void {
-  reply.setCookie(COOKIE.sid, login.sid, cookieOptions(request, true))
-  const readable = cookieOptions(request, false)
-  reply.setCookie(COOKIE.id, login.id, readable)
-  reply.setCookie(COOKIE.key, login.key, readable)
-  reply.setCookie(COOKIE.userId, login.userId, readable)
-  reply.setCookie(COOKIE.display, login.display, readable)
-  reply.setCookie(COOKIE.mobile, login.mobile, readable)
-  reply.setCookie(COOKIE.agreement, '1', readable)
-  reply.setCookie(COOKIE.loginTime, String(login.loginTime), readable)
-}
-
-function clearLoginCookies(reply: FastifyReply): void {
-  for (const name of [...LOGIN_COOKIES, COOKIE.sid]) reply.clearCookie(name, { path: '/' })
-}
-
-const perMobile = (request: FastifyRequest): string => {
-  const body = request.body as { mobile?: unknown } | undefined
-  return `${request.ip}:${typeof body?.mobile === 'string' ? body.mobile : ''}`
 }
 
 export const passportRoutes: FastifyPluginAsyncZod<PassportRouteOptions> = async (app, opts) => {
@@ -93,7 +57,6 @@ export const passportRoutes: FastifyPluginAsyncZod<PassportRouteOptions> = async
   app.post(
     '/passport/login',
     {
-      // Per caller and number: many users share one carrier-grade NAT address.
       config: {
         rateLimit: {
           max: opts.rateLimit.login,
@@ -113,8 +76,7 @@ export const passportRoutes: FastifyPluginAsyncZod<PassportRouteOptions> = async
       const deviceId = request.caller?.deviceId ?? ''
       const login = await service.login(request.body.mobile, request.body.code, deviceId)
       setLoginCookies(request, reply, login)
-      const { sid: _sid, loginTime: _loginTime, ...data } = login
-      return { data }
+      return { data: loginBody(login) }
     },
   )
 

@@ -9,6 +9,7 @@ import type { Clock } from '../../platform/clock'
 import { randomDigits, randomToken, sha256Hex } from '../../platform/crypto'
 import { AppError } from '../../platform/errors'
 import { SESSION_APP_PREFIX } from '../../platform/request-signing'
+import type { Tx } from '../../platform/transactions'
 import type { PassportRepository } from './repository'
 import type { SmsSender } from './sms-sender'
 
@@ -72,23 +73,57 @@ export class PassportService {
   /** Checks the code, creates the account on first sign-in and opens a session. */
   async login(mobile: string, code: string, deviceId: string): Promise<LoginOutcome> {
     await this.consumeCode(mobile, code)
+    const user = await this.userForMobile(mobile)
+    if (user.created) await this.welcome(user.id)
+    return this.openSession(user.id, deviceId)
+  }
+
+  /**
+   * The account of a mobile number, created on its first sign-in; `tx` when the caller's sign-in
+   * writes more in one transaction (modules/wechat's binding). A created account is `welcome`d
+   * after the commit.
+   */
+  async userForMobile(mobile: string, tx?: Tx): Promise<{ id: number; created: boolean }> {
+    const user = await this.repo.findOrCreateUser(
+      mobile,
+      `藏友${mobile.slice(-4)}`,
+      this.clock.now(),
+      tx,
+    )
+    return { id: user.id, created: user.created }
+  }
+
+  /** What a new account gets once (the demo's starting deposit); outside any transaction. */
+  async welcome(userId: number): Promise<void> {
+    if (this.onNewUser) await this.onNewUser(userId)
+  }
+
+  /**
+   * Opens a session for an existing account, as every way of signing in ends (the SMS code here,
+   * an open id linked to the account in modules/wechat): the outcome the login cookies are set
+   * from (login-reply.ts).
+   */
+  async openSession(userId: number, deviceId: string, tx?: Tx): Promise<LoginOutcome> {
+    const user = await this.repo.findUser(userId, tx)
+    if (!user) throw new Error(`user ${userId} vanished`)
     const now = this.clock.now()
-    const user = await this.repo.findOrCreateUser(mobile, `藏友${mobile.slice(-4)}`, now)
-    if (user.created && this.onNewUser) await this.onNewUser(user.id)
     const sid = randomToken(32)
     const session = {
       id: `${SESSION_APP_PREFIX}${randomToken(15)}`,
       key: randomToken(24),
     }
-    await this.repo.insertSession({
-      id: session.id,
-      userId: user.id,
-      key: session.key,
-      sidHash: sha256Hex(sid),
-      deviceId,
-      now,
-      expiresAt: now + COOKIE_MAX_AGE_SECONDS * 1000,
-    })
+    await this.repo.insertSession(
+      {
+        id: session.id,
+        userId: user.id,
+        key: session.key,
+        sidHash: sha256Hex(sid),
+        deviceId,
+        now,
+        expiresAt: now + COOKIE_MAX_AGE_SECONDS * 1000,
+      },
+      tx,
+    )
     return {
       sid,
       loginTime: now,

@@ -82,6 +82,7 @@ export class RechargeService {
         totalFee: row.amount + row.fee,
         clientIp: options.clientIp,
         expiresAt: attempt.expiresAt,
+        payerId: row.user_id,
       })
       const previous = { prepayId: row.prepay_id }
       // When another request stored one first, that one is handed out (read back below).

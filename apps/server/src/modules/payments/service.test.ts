@@ -245,6 +245,8 @@ describe('PaymentService.pay', () => {
         clientIp: '127.0.0.1',
         // The platform closes the trade when the mall order's time is up (before the window ends).
         expiresAt: NOW + 60 * 60_000,
+        // Whose open id, if linked, names the payer on the platform (JSAPI `openid`).
+        payerId: USER,
       },
     ])
   })

@@ -304,6 +304,7 @@ export class PaymentService implements OrderSettlement {
       totalFee: payment.amount,
       clientIp,
       expiresAt: attempt.expiresAt,
+      payerId: payment.user_id,
     })
     const kept = await transact((tx) =>
       payments.setPaymentPrepay(

@@ -55,7 +55,15 @@ export interface PrepayOrder {
   clientIp: string
   /** When the platform closes the trade (`time_expire`); a closed trade cannot be paid. */
   expiresAt?: number
+  /** Our user paying: their open id under the pay app, when linked, is JSAPI's `openid`. */
+  payerId?: number
 }
+
+/**
+ * The open id a user has under an app of the messaging platform, when the account is linked to
+ * one (modules/wechat, passed in app.ts): JSAPI pay names the payer by it.
+ */
+export type PayerOpenid = (appId: string, userId: number) => Promise<string | undefined>
 
 /** A payment notice whose sign, merchant and fields have been checked. */
 export interface PayNotice {
@@ -88,6 +96,7 @@ export class WechatPayClient {
   constructor(
     private readonly merchant: WechatMerchant | null,
     private readonly transport: WechatPayTransport,
+    private readonly payerOpenid?: PayerOpenid,
   ) {}
 
   get configured(): boolean {
@@ -108,6 +117,10 @@ export class WechatPayClient {
    */
   async prepay(order: PrepayOrder): Promise<string> {
     const merchant = this.merchantOrThrow()
+    const openid =
+      order.payerId === undefined
+        ? undefined
+        : await this.payerOpenid?.(merchant.appId, order.payerId)
     const request = signed(
       {
         appid: merchant.appId,
@@ -119,6 +132,7 @@ export class WechatPayClient {
         spbill_create_ip: order.clientIp,
         notify_url: merchant.notifyUrl(),
         trade_type: 'JSAPI',
+        openid,
         time_expire: order.expiresAt === undefined ? undefined : chinaTime(order.expiresAt),
         sign_type: 'MD5',
       },
@@ -215,6 +229,7 @@ export function listeningOrigin(server: { address(): AddressInfo | string | null
 export function wechatPayClient(
   settings: WechatPaySettings & { transport?: WechatPayTransport | undefined },
   self: () => string,
+  payerOpenid?: PayerOpenid,
 ): WechatPayClient {
   const { key, gateway, sandbox } = settings
   const merchant =
@@ -229,5 +244,6 @@ export function wechatPayClient(
   return new WechatPayClient(
     merchant,
     settings.transport ?? httpTransport(() => gateway ?? `${self()}${WXPAY_SANDBOX_PREFIX}`),
+    payerOpenid,
   )
 }

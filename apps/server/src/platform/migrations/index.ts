@@ -18,6 +18,7 @@ import { money } from './0009-money'
 import { noticesAndMoneyFixes } from './0010-notices-and-money-fixes'
 import { addresses } from './0011-addresses'
 import { delivery } from './0012-delivery'
+import { wechat } from './0013-wechat'
 import { chat } from './0014-chat'
 
 /**
@@ -56,6 +57,7 @@ const MIGRATIONS: Record<string, (ctx: MigrationContext) => Migration> = {
   '0010-notices-and-money-fixes': noticesAndMoneyFixes,
   '0011-addresses': addresses,
   '0012-delivery': delivery,
+  '0013-wechat': wechat,
   '0014-chat': chat,
 }
 
