@@ -4,7 +4,7 @@ import { App, Button, Image, Input, Spin, Typography } from 'antd'
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import { ChatCardView } from '../components/chat-card-view'
 import { inBackground } from '../lib/background'
-import { pictureDataUrl } from '../lib/chat/image'
+import { chatImageSrc, pictureDataUrl } from '../lib/chat/image'
 import {
   newClientId,
   stillPending,
@@ -14,6 +14,7 @@ import {
   type PendingMessage,
 } from '../lib/chat/thread'
 import styles from './conversation-pane.module.css'
+import { STAFF_BASE } from './staff-api'
 import { useConversationMessages, useMarkConversationRead, useReply } from './staff-queries'
 import { TEXT } from './texts'
 
@@ -286,7 +287,7 @@ function Body({ message, onImageLoad }: { message: ChatMessage; onImageLoad: () 
     case 'image':
       return message.imageUrl ? (
         <Image
-          src={message.imageUrl}
+          src={chatImageSrc(message.imageUrl, STAFF_BASE)}
           width={160}
           className={styles.picture}
           onLoad={onImageLoad}

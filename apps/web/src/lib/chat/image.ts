@@ -36,3 +36,13 @@ export async function pictureDataUrl(file: Blob): Promise<string> {
     bitmap.close()
   }
 }
+
+/**
+ * Where a stored picture is fetched from: the server names it by a path within its service
+ * (`/chat/images/<key>`), which lives under the collector's main base or the staff API base; a full
+ * URL or a picture not yet sent (a data URL) is used as it is.
+ */
+export function chatImageSrc(url: string, serviceBase: string): string {
+  if (/^(?:https?:|data:|blob:)/.test(url) || url.startsWith(`${serviceBase}/`)) return url
+  return `${serviceBase.replace(/\/+$/, '')}${url.startsWith('/') ? url : `/${url}`}`
+}

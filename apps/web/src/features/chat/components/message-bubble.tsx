@@ -3,7 +3,9 @@ import { ImageViewer } from 'antd-mobile'
 import { CloseCircleFill } from 'antd-mobile-icons'
 import { useTranslation } from 'react-i18next'
 import { ChatCardView } from '../../../components/chat-card-view'
+import { chatImageSrc } from '../../../lib/chat/image'
 import type { PendingMessage } from '../../../lib/chat/thread'
+import { getClientConfig } from '../../../lib/config'
 import styles from './message-bubble.module.css'
 
 interface BubbleProps {
@@ -116,17 +118,20 @@ function Body({
       return (
         <p className={mine ? `${styles.bubble} ${styles.mineBubble}` : styles.bubble}>{text}</p>
       )
-    case 'image':
-      return image ? (
+    case 'image': {
+      if (!image) return null
+      const src = chatImageSrc(image, getClientConfig().services.main)
+      return (
         <button
           type="button"
           className={styles.picture}
-          onClick={() => ImageViewer.show({ image })}
+          onClick={() => ImageViewer.show({ image: src })}
           data-testid="chat-image"
         >
-          <img src={image} alt={t('chat.picture')} onLoad={onImageLoad} />
+          <img src={src} alt={t('chat.picture')} onLoad={onImageLoad} />
         </button>
-      ) : null
+      )
+    }
     case 'card':
       return card ? (
         <ChatCardView
