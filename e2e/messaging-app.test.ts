@@ -1,8 +1,11 @@
 /// <reference lib="dom" />
+import fs from 'node:fs'
+import path from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parseXml, signed, toXml } from '../apps/server/src/modules/payments/wechat-pay-protocol'
 import { jssdkSignature } from '../apps/server/src/modules/wechat/jssdk-signature'
-import { SANDBOX_WECHAT_MP } from '../apps/server/src/platform/config'
+import { SANDBOX_WECHAT_MP, SANDBOX_WECHAT_PAY } from '../apps/server/src/platform/config'
 import { baseUrl, launchBrowser, screenshot } from './fixtures'
 import { messagingAppContext, readMessagingApp } from './tools/messaging-app'
 
@@ -25,6 +28,34 @@ async function sandboxTicket(): Promise<string> {
     )
   ).json()) as { ticket: string }
   return ticket.ticket
+}
+
+/** A trade at the pay sandbox, as our server's unified order makes one; its prepay id. */
+async function sandboxTrade(totalFee: number): Promise<string> {
+  const xml = toXml(
+    signed(
+      {
+        appid: SANDBOX_WECHAT_PAY.appId,
+        mch_id: SANDBOX_WECHAT_PAY.mchId,
+        nonce_str: 'e2e',
+        body: '泉藏拍卖-模拟应用测试',
+        out_trade_no: `E2EAPP${Date.now()}`,
+        total_fee: totalFee,
+        // Nobody's order: the notice goes to a path that does not take it (the sandbox logs that).
+        notify_url: `${baseUrl()}/svc/health`,
+        trade_type: 'JSAPI',
+      },
+      SANDBOX_WECHAT_PAY.key,
+    ),
+  )
+  const reply = await fetch(`${baseUrl()}/svc/sandbox/wxpay/pay/unifiedorder`, {
+    method: 'POST',
+    headers: { 'content-type': 'text/xml' },
+    body: xml,
+  })
+  const prepayId = parseXml(await reply.text())?.prepay_id
+  if (!prepayId) throw new Error('the pay sandbox gave no prepay id')
+  return prepayId
 }
 
 /** Calls the bridge as the JS-SDK does and returns the app's answer. */
@@ -98,6 +129,74 @@ describe('the simulated messaging app', () => {
     expect(record.shared).toEqual({ appMessage: share, timeline: null })
   })
 
+  it('answers the real JS-SDK: wx.config then sharing, and wx.error for a bad signature', async () => {
+    await page.goto('/svc/health?page=sdk')
+    // The SDK is CommonJS (the web app's bundler wraps it); a module object stands in here.
+    const sdk = fs.readFileSync(
+      path.resolve(import.meta.dirname, '../node_modules/weixin-js-sdk/index.js'),
+      'utf8',
+    )
+    await page.addScriptTag({
+      content: `var module = { exports: {} };\n${sdk}\nwindow.sdkWx = module.exports;`,
+    })
+    const ticket = await sandboxTicket()
+    const timestamp = Math.floor(Date.now() / 1000)
+    const configure = (signature: string) =>
+      page.evaluate(
+        ([cfg]) =>
+          new Promise<string>((resolve) => {
+            type Callbacks = { success?: () => void; fail?: (r: { errMsg: string }) => void }
+            const wx = (
+              window as unknown as {
+                sdkWx: {
+                  config(c: unknown): void
+                  ready(f: () => void): void
+                  error(f: (r: { errMsg: string }) => void): void
+                  updateAppMessageShareData(
+                    d: { title: string; desc: string; link: string; imgUrl: string } & Callbacks,
+                  ): void
+                }
+              }
+            ).sdkWx
+            wx.error((r) => resolve(`error ${r.errMsg}`))
+            wx.ready(() =>
+              wx.updateAppMessageShareData({
+                title: 'SDK',
+                desc: 'd',
+                link: location.href,
+                imgUrl: '',
+                success: () => resolve('shared'),
+                fail: (r) => resolve(`share failed ${r.errMsg}`),
+              }),
+            )
+            wx.config(cfg)
+          }),
+        [
+          {
+            appId,
+            timestamp,
+            nonceStr: 'sdkNonce',
+            signature,
+            jsApiList: ['updateAppMessageShareData', 'chooseWXPay'],
+          },
+        ] as const,
+      )
+    const good = jssdkSignature({ ticket, nonceStr: 'sdkNonce', timestamp, url: page.url() })
+    expect(await configure(good)).toBe('shared')
+    const { configs, shared } = await readMessagingApp(page)
+    expect(configs.at(-1)).toMatchObject({
+      verdict: 'config:ok',
+      jsApiList: ['updateAppMessageShareData', 'getBrandWCPayRequest'],
+    })
+    expect(shared.appMessage?.title).toBe('SDK')
+
+    await page.reload()
+    await page.addScriptTag({
+      content: `var module = { exports: {} };\n${sdk}\nwindow.sdkWx = module.exports;`,
+    })
+    expect(await configure('0'.repeat(40))).toBe('error config:invalid signature')
+  })
+
   it('shows its pay sheet; 取消 answers cancel', async () => {
     await page.goto('/svc/health?page=2')
     const answer = invoke(page, 'getBrandWCPayRequest', {
@@ -114,6 +213,26 @@ describe('the simulated messaging app', () => {
     expect(await answer).toEqual({ err_msg: 'get_brand_wcpay_request:cancel' })
     const { payments } = await readMessagingApp(page)
     expect(payments.at(-1)).toEqual({ prepayId: 'wx-unknown', amount: null, outcome: 'cancel' })
+  })
+
+  it('shows the sandbox trade’s amount; 确认支付 pays it and answers ok', async () => {
+    await page.goto('/svc/health?page=3')
+    const prepayId = await sandboxTrade(12_345)
+    const answer = invoke(page, 'getBrandWCPayRequest', {
+      appId,
+      timeStamp: '1',
+      nonceStr: 'n',
+      package: `prepay_id=${prepayId}`,
+      signType: 'MD5',
+      paySign: 'x',
+    })
+    await expect.poll(() => page.getByTestId('wx-pay-amount').textContent()).toBe('¥123.45')
+    await page.getByRole('button', { name: '确认支付' }).click()
+    expect(await answer).toEqual({ err_msg: 'get_brand_wcpay_request:ok' })
+    const { payments } = await readMessagingApp(page)
+    expect(payments.at(-1)).toEqual({ prepayId, amount: '¥123.45', outcome: 'ok' })
+    const cashier = await fetch(`${baseUrl()}/svc/sandbox/wxpay/cashier?prepay_id=${prepayId}`)
+    expect(await cashier.text()).toContain('该订单已支付')
   })
 
   it('the sandbox’s authorize page refuses a redirect to another host', async () => {
