@@ -448,6 +448,28 @@ describe.each(databases)('chat sockets ($name)', (kind) => {
     await expect(userSocket(t.app, alice, { origin: 'https://evil.example' })).rejects.toThrow()
   })
 
+  it('answers frames past the burst with RATE_LIMITED, then closes a socket that keeps on', async () => {
+    const alice = await t.signIn()
+    let closed: Promise<number> | undefined
+    let box: Box | undefined
+    const socket = await t.app.injectWS(
+      '/svc/push/chat',
+      { headers: { cookie: `sid=${alice.sid}` } },
+      {
+        onInit: (ws) => {
+          box = inbox(ws)
+          closed = new Promise((resolve) => ws.on('close', (code: number) => resolve(code)))
+        },
+      },
+    )
+    await box!.waitFor((f) => f.type === 'hello')
+    // The fake clock stands still, so the bucket does not refill: 10 frames pass, then refusals.
+    for (let i = 0; i < 11; i++) socket.send(JSON.stringify({ type: 'read' }))
+    await box!.waitFor((f) => f.type === 'error' && f.code === 'RATE_LIMITED')
+    for (let i = 0; i < 9; i++) socket.send(JSON.stringify({ type: 'read' }))
+    expect(await closed).toBe(1008)
+  })
+
   it('delivers across two instances over one database and a shared bus', async () => {
     const bus = new InProcessEventBus()
     const a = await createTestApp(kind, { bus })
