@@ -70,6 +70,8 @@ describe('JSAPI pay inside the messaging app', () => {
     expect((await pendingOf(buyer)).map((o) => o.id)).toContain(placed.orderId)
 
     await page.locator('[data-testid=pay-submit]').click()
+    // The sheet shows the platform's trade: the order's amount as our server placed it.
+    expect(await page.locator('[data-testid=wx-pay-amount]').innerText()).toBe('¥120.00')
     await confirmOnSheet(page, 'jsapi-pay-sheet')
     expect(new URL(page.url()).pathname).not.toMatch(/sandbox/)
 
