@@ -1,0 +1,156 @@
+import type { UserStatistics } from '@numisma/contracts/user'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  baseUrl,
+  buildSpecial,
+  createSpecialWithLots,
+  dataOf,
+  E2E_ADMIN_PASSWORD,
+  launchBrowser,
+  mainCall,
+  recordToasts,
+  screenshot,
+  signedInContext,
+  staffSession,
+} from './fixtures'
+
+let browser: Browser
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+})
+afterAll(() => browser.close())
+
+/** A staff desk at desk size, signed in through the console's own form. */
+async function deskContext(): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    locale: 'zh-CN',
+    baseURL: baseUrl(),
+  })
+  const page = await context.newPage()
+  await page.goto('/admin')
+  await page.getByLabel('用户名').fill('admin')
+  await page.getByLabel('密码').fill(E2E_ADMIN_PASSWORD)
+  await page.getByRole('button', { name: /登\s*录/ }).click()
+  await page.locator('[data-testid=staff-username]').waitFor()
+  return { context, page }
+}
+
+/** The texts of the thread's text bubbles (`testId`: chat-message, desk-message; a `from` too). */
+const bubbleTexts = (page: Page, testId: string) =>
+  page.locator(`[data-testid=${testId}] p`).allInnerTexts()
+
+describe('the customer-service chat', () => {
+  it('a collector asks about a lot with its card, staff answer live, history and unread hold', async () => {
+    const staff = await staffSession()
+    const title = '民国三年 袁世凯像 壹圆 签字版'
+    const { lots } = await createSpecialWithLots(staff, buildSpecial(), [
+      { title, startPrice: 250_000 },
+    ])
+    const lotId = lots[0]!.id
+
+    const { context: phone, page, user } = await signedInContext(browser)
+    const toasts = await recordToasts(page)
+    await page.goto(`/productDetail?id=${lotId}`)
+    await page.locator('[data-testid=chat-entry]').click()
+    await page.waitForURL((url) => url.pathname === '/chat')
+    expect(new URL(page.url()).searchParams.get('lot')).toBe(String(lotId))
+    // Nothing said yet: the agent's greeting is a hint, not a message.
+    await page.locator('[data-testid=chat-greeting]').waitFor()
+    expect(await page.locator('[data-testid=chat-message]').count()).toBe(0)
+    const pinned = page.locator('[data-testid=chat-pinned-card]')
+    await pinned.waitFor()
+    expect(await pinned.innerText()).toContain(title)
+    await screenshot(page, 'chat-opened-from-lot')
+
+    await page.locator('[data-testid=chat-send-card]').click()
+    const card = page.locator('[data-testid=chat-message][data-from=user] [data-testid=chat-card]')
+    await card.waitFor()
+    expect(await card.getAttribute('data-ref')).toBe(String(lotId))
+    expect(await pinned.count()).toBe(0)
+    await page.getByPlaceholder('请输入消息').fill('请问这枚品相如何？有没有细节图？')
+    await page.locator('[data-testid=chat-send]').click()
+    await expect
+      .poll(() => bubbleTexts(page, 'chat-message'))
+      .toContain('请问这枚品相如何？有没有细节图？')
+    expect(await page.locator('[data-testid=chat-pending]').count()).toBe(0)
+
+    // Staff see the conversation with the card and the question, unread.
+    const { context: deskCtx, page: desk } = await deskContext()
+    const row = desk.locator(`[data-testid=desk-conversation]`, { hasText: user.mobile })
+    await row.waitFor()
+    expect(Number(await row.getAttribute('data-unread'))).toBe(2)
+    await row.click()
+    const pane = desk.locator('[data-testid=desk-pane]')
+    await pane.locator('[data-testid=chat-card]').waitFor()
+    expect(await pane.locator('[data-testid=chat-card]').innerText()).toContain(title)
+    await expect
+      .poll(() => bubbleTexts(desk, 'desk-message'))
+      .toContain('请问这枚品相如何？有没有细节图？')
+    await expect.poll(() => row.getAttribute('data-unread')).toBe('0')
+
+    // A message arrives at the desk live.
+    await page.getByPlaceholder('请输入消息').fill('另外可以走柜台自提吗')
+    await page.locator('[data-testid=chat-send]').click()
+    await expect.poll(() => bubbleTexts(desk, 'desk-message')).toContain('另外可以走柜台自提吗')
+    await screenshot(desk, 'chat-desk')
+
+    // The reply reaches the collector live.
+    await desk.getByPlaceholder(/^输入回复/).fill('您好，品相极美，细节图稍后发您。')
+    await desk.locator('[data-testid=desk-send]').click()
+    await expect
+      .poll(() => page.locator('[data-testid=chat-message][data-from=agent] p').allInnerTexts())
+      .toContain('您好，品相极美，细节图稍后发您。')
+    await screenshot(page, 'chat-conversation')
+
+    // Both reload: the history is the server's.
+    await page.reload()
+    await expect
+      .poll(() => bubbleTexts(page, 'chat-message'))
+      .toEqual(expect.arrayContaining(['请问这枚品相如何？有没有细节图？', '另外可以走柜台自提吗']))
+    expect(await page.locator('[data-testid=chat-message] [data-testid=chat-card]').count()).toBe(1)
+    await desk.reload()
+    await desk.locator('[data-testid=desk-pane]').waitFor()
+    await expect
+      .poll(() => bubbleTexts(desk, 'desk-message'))
+      .toContain('您好，品相极美，细节图稍后发您。')
+
+    // The collector leaves; the agent writes; the user centre counts it until /chat is opened.
+    await page.goto('/ucenter')
+    await page.locator('[data-testid=menu-chat]').waitFor()
+    await desk.getByPlaceholder(/^输入回复/).fill('细节图已整理好，请查看。')
+    await desk.locator('[data-testid=desk-send]').click()
+    await expect
+      .poll(async () => {
+        const stats = await dataOf<UserStatistics>(mainCall('/user/@statistics', { as: user }))
+        return stats.counts.unreadChat
+      })
+      .toBe(1)
+    await page.reload()
+    const badge = page.locator('[data-testid=menu-chat-extra] .adm-badge')
+    await badge.waitFor()
+    expect(await badge.innerText()).toBe('1')
+    await screenshot(page, 'chat-ucenter-unread')
+    await page.locator('[data-testid=menu-chat]').click()
+    await page.waitForURL((url) => url.pathname === '/chat')
+    await expect
+      .poll(() => page.locator('[data-testid=chat-message][data-from=agent] p').allInnerTexts())
+      .toContain('细节图已整理好，请查看。')
+    await expect
+      .poll(async () => {
+        const stats = await dataOf<UserStatistics>(mainCall('/user/@statistics', { as: user }))
+        return stats.counts.unreadChat ?? 0
+      })
+      .toBe(0)
+    await page.goto('/ucenter')
+    await page.locator('[data-testid=menu-chat]').waitFor()
+    await page.waitForLoadState('networkidle')
+    expect(await badge.count()).toBe(0)
+
+    expect(await toasts()).toEqual([])
+    await phone.close()
+    await deskCtx.close()
+  })
+})
