@@ -92,6 +92,25 @@ describe('inside the native app (spec §2, DESIGN §7)', () => {
     expect(cookies[COOKIE.deviceId]).toBeTruthy()
     await context.close()
   })
+
+  it('starts signed out when the app does not answer, rather than staying blank', async () => {
+    const user = await createUser()
+    const { context, app } = await nativeAppContext(browser, { user, answers: false })
+    // Left over from an earlier visit: an app that cannot confirm them must not sign calls with them.
+    await context.addCookies([
+      { name: COOKIE.userId, value: String(user.userId), url: baseUrl() },
+      { name: COOKIE.agreement, value: '1', url: baseUrl() },
+    ])
+    const page = await context.newPage()
+    const started = Date.now()
+    await page.goto('/')
+    await page.locator('[data-testid=home-search]').waitFor({ timeout: 15_000 })
+    // The bridge's 10 s timeout, not a page that never asked.
+    expect(Date.now() - started).toBeGreaterThan(9_000)
+    expect(app.calls.map((c) => c.method)).toEqual(['getUserData'])
+    expect((await cookiesOf(context))[COOKIE.userId]).toBeUndefined()
+    await context.close()
+  })
 })
 
 describe('inside the messaging app (spec §2)', () => {

@@ -39,11 +39,15 @@ export interface NativeAppState {
   readonly shared: ShareInfo[]
   /** What the share sheet answers: shared, cancelled, or failed. */
   shareOutcome: 'shared' | 'cancelled' | 'failed'
+  /** False: calls are recorded but never answered (an old or hung app; the page's timeout). */
+  answers: boolean
 }
 
 export interface NativeAppOptions {
   /** Already signed in to the app when the web view opens: its sid is in the cookie store. */
   user?: TestUser
+  /** See NativeAppState.answers; true unless given. */
+  answers?: boolean
 }
 
 const apps = new WeakMap<BrowserContext, NativeAppState>()
@@ -69,6 +73,7 @@ export async function nativeAppContext(
     loginRequests: [],
     shared: [],
     shareOutcome: 'shared',
+    answers: options.answers ?? true,
   }
   apps.set(context, app)
   if (options.user) await signInApp(context, app, options.user)
@@ -79,7 +84,7 @@ export async function nativeAppContext(
       const page = globalThis as unknown as Record<string, unknown>
       const state = { calls: [] as unknown[], shared: [] as unknown[] }
       page.__nativeApp = state
-      const toApp = page[binding] as (json: string) => Promise<string>
+      const toApp = page[binding] as (json: string) => Promise<string | null>
       page[bridge] = {
         postMessage(json: unknown) {
           // Android's @JavascriptInterface takes a string only; an object would not get through.
@@ -92,7 +97,7 @@ export async function nativeAppContext(
           toApp(json)
             .then((reply) => {
               const receive = page[receiver]
-              if (typeof receive === 'function') receive(reply)
+              if (reply !== null && typeof receive === 'function') receive(reply)
             })
             // A call the app cannot read gets no reply, as from a real app: the page's timeout shows it.
             .catch((error: unknown) => {
@@ -106,9 +111,10 @@ export async function nativeAppContext(
   return { context, app }
 }
 
-function answer(app: NativeAppState, json: unknown): string {
+function answer(app: NativeAppState, json: unknown): string | null {
   const call = NativeCallSchema.parse(JSON.parse(String(json)))
   app.calls.push(call)
+  if (!app.answers) return null
   const reply = (fields: Omit<Extract<NativeMessage, { type: 'reply' }>, 'type' | 'id'>) =>
     JSON.stringify({ type: 'reply', id: call.id, ...fields })
   switch (call.method) {
