@@ -60,7 +60,13 @@ export function ChatDeskPage() {
           />
         )}
       </Card>
-      <Card className={styles.pane} size="small" styles={{ body: { padding: 0, height: '100%' } }}>
+      <Card
+        className={styles.pane}
+        size="small"
+        styles={{
+          body: { padding: 0, flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' },
+        }}
+      >
         {connected ? null : <Alert type="warning" banner message={TEXT.offline} />}
         {open ? (
           <ConversationPane key={open.id} conversation={open} />

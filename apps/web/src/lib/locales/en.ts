@@ -56,6 +56,7 @@ export const en: Messages = {
     couponsUsable: '{{count}} usable',
     menu: {
       notices: 'Notices',
+      chat: 'Customer service',
       myBuy: 'My bids',
       myEntrust: 'My proxy bids',
       myLike: 'My watchlist',

@@ -48,6 +48,7 @@ export const zhCN = {
     couponsUsable: '{{count}} 张可用',
     menu: {
       notices: '消息通知',
+      chat: '在线客服',
       myBuy: '我的竞买',
       myEntrust: '我的委托',
       myLike: '我的关注',

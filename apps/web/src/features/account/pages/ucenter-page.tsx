@@ -29,6 +29,8 @@ import { inBackground } from '../../../lib/background'
 
 const MENU = [
   { to: '/notices', key: 'notices', icon: <BellOutline /> },
+  // Issue 11: the customer-service chat, with the agent's unread messages.
+  { to: '/chat', key: 'chat', icon: <MessageOutline /> },
   { to: '/myBuy', key: 'myBuy', icon: <HistogramOutline /> },
   { to: '/myEntrust', key: 'myEntrust', icon: <ClockCircleOutline /> },
   { to: '/myLike', key: 'myLike', icon: <HeartOutline /> },
@@ -40,14 +42,16 @@ const MENU = [
 type MenuKey = (typeof MENU)[number]['key']
 
 /**
- * What a menu row says on its right: a counter, the unread notices (a badge), the usable coupons,
- * whether a password is set.
+ * What a menu row says on its right: a counter, the unread notices or chat messages (a badge), the
+ * usable coupons, whether a password is set.
  */
 function menuExtra(key: MenuKey, user: UserStatistics | undefined, t: TFunction): ReactNode {
   if (!user) return undefined
   switch (key) {
     case 'notices':
       return user.counts.unreadNotices ? <Badge content={user.counts.unreadNotices} /> : undefined
+    case 'chat':
+      return user.counts.unreadChat ? <Badge content={user.counts.unreadChat} /> : undefined
     case 'myBuy':
       return user.counts.bidding || undefined
     case 'myLike':
@@ -100,19 +104,6 @@ export function UcenterPage() {
             {t(`ucenter.menu.${item.key}`)}
           </List.Item>
         ))}
-        {/* Issue 11: the customer-service chat, with the agent's unread messages. */}
-        <List.Item
-          prefix={<MessageOutline />}
-          extra={
-            <span data-testid="menu-chat-extra">
-              {user?.counts.unreadChat ? <Badge content={user.counts.unreadChat} /> : undefined}
-            </span>
-          }
-          data-testid="menu-chat"
-          onClick={() => inBackground(navigate('/chat'))}
-        >
-          {t('chat.menu')}
-        </List.Item>
       </List>
       <List className={styles.menu}>
         <LanguageCell />
