@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   baseUrl,
   buildSpecial,
+  createMallItem,
   createSpecialWithLots,
   dataOf,
   E2E_ADMIN_PASSWORD,
@@ -54,6 +55,8 @@ describe('the customer-service chat', () => {
     const { context: phone, page, user } = await signedInContext(browser)
     const toasts = await recordToasts(page)
     await page.goto(`/productDetail?id=${lotId}`)
+    await page.locator('[data-testid=bid-bar]').waitFor()
+    await screenshot(page, 'chat-entry-lot')
     await page.locator('[data-testid=chat-entry]').click()
     await page.waitForURL((url) => url.pathname === '/chat')
     expect(new URL(page.url()).searchParams.get('lot')).toBe(String(lotId))
@@ -152,5 +155,29 @@ describe('the customer-service chat', () => {
     expect(await toasts()).toEqual([])
     await phone.close()
     await deskCtx.close()
+  })
+
+  it('a mall item opens the chat with its card pinned, which sends as a mall card', async () => {
+    const staff = await staffSession()
+    const title = '1980年 长城币 壹圆 原光'
+    const { productNo } = await createMallItem(staff, { title, price: 36_000 })
+    const { context, page } = await signedInContext(browser)
+    await page.goto(`/productDetail?productNo=${productNo}`)
+    await page.locator('[data-testid=buy-bar]').waitFor()
+    await screenshot(page, 'chat-entry-mall')
+    await page.locator('[data-testid=chat-entry]').click()
+    await page.waitForURL((url) => url.pathname === '/chat')
+    const pinned = page.locator('[data-testid=chat-pinned-card]')
+    await pinned.waitFor()
+    expect(await pinned.innerText()).toContain('¥360.00')
+    await page.locator('[data-testid=chat-send-card]').click()
+    const card = page.locator('[data-testid=chat-message] [data-testid=chat-card]')
+    await card.waitFor()
+    expect(await card.getAttribute('data-ref')).toBe(productNo)
+    expect(await card.innerText()).toContain(title)
+    // The card leads back to the item.
+    await card.click()
+    await page.waitForURL((url) => url.searchParams.get('productNo') === productNo)
+    await context.close()
   })
 })
