@@ -138,6 +138,8 @@ function simulatedApp(paths: { wx: string; wxpay: string }): void {
 
   /** This page's configuration as the app accepted it (per page: the app forgets on navigation). */
   let current: MessagingAppConfig | null = null
+  // Events the page listens for (the old menu-share API's `menu:share:*`): kept, never fired — a
+  // journey has no one to tap the app's menu.
   const listeners = new Map<string, ((result: unknown) => void)[]>()
   const str = (value: unknown): string =>
     typeof value === 'string' || typeof value === 'number' ? String(value) : ''
