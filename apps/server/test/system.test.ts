@@ -1,9 +1,10 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { DEFAULT_CHAT_AGENT_ID } from '@numisma/contracts/chat'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LedgerService } from '../src/modules/ledger/service'
-import { loadConfig, workspaceRoot } from '../src/platform/config'
+import { loadConfig, SANDBOX_WECHAT_MP, workspaceRoot } from '../src/platform/config'
 import { createTestApp, type TestApp } from './helpers/app'
 import { testDatabases } from './helpers/databases'
 
@@ -49,6 +50,12 @@ describe('process endpoints and the web app', () => {
       services: { main: '/svc/main', search: '/svc/search', push: '/svc/push' },
       apps: { h5: t.apps.h5, search: t.apps.search },
       signSecret: t.apps.signSecret,
+      // Outside production: the platform sandbox's official account and authorize page (ADR 017).
+      wechat: {
+        appId: SANDBOX_WECHAT_MP.appId,
+        authorizeUrl: '/svc/sandbox/wx/connect/oauth2/authorize',
+      },
+      chat: { agentId: DEFAULT_CHAT_AGENT_ID },
     })
   })
 
