@@ -32,6 +32,8 @@ async function deskContext(): Promise<{ context: BrowserContext; page: Page }> {
   })
   const page = await context.newPage()
   await page.goto('/admin')
+  await page.getByLabel('用户名').waitFor()
+  await screenshot(page, 'chat-desk-sign-in')
   await page.getByLabel('用户名').fill('admin')
   await page.getByLabel('密码').fill(E2E_ADMIN_PASSWORD)
   await page.getByRole('button', { name: /登\s*录/ }).click()
