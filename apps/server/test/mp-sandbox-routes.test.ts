@@ -49,6 +49,7 @@ describe.each(databases)('the platform sandbox on $name', (kind) => {
       payload: new URLSearchParams({
         appid: appId,
         redirect_uri: CALLBACK,
+        response_type: 'code',
         scope: 'snsapi_userinfo',
         state: 'st1',
         ...fields,
@@ -84,6 +85,9 @@ describe.each(databases)('the platform sandbox on $name', (kind) => {
     const elsewhere = await authorize({ redirect_uri: 'http://evil.test/wx/callback' })
     expect(elsewhere.statusCode).toBe(400)
     expect(elsewhere.body).toContain('redirect_uri 参数错误')
+    const implicit = await authorize({ response_type: 'token' })
+    expect(implicit.statusCode).toBe(400)
+    expect(implicit.body).toContain('response_type 参数错误')
     const posted = await consent({
       decision: 'allow',
       name: '张三',

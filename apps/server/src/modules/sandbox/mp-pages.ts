@@ -80,6 +80,7 @@ export function consentPage(appName: string, fields: ConsentFields, knownName: s
 <form method="post" action="authorize/confirm" data-testid="wx-consent">
   ${hidden('appid', fields.appid)}
   ${hidden('redirect_uri', fields.redirect_uri)}
+  ${hidden('response_type', 'code')}
   ${hidden('scope', fields.scope)}
   ${hidden('state', fields.state)}
   <label for="name">沙箱微信用户（昵称）</label>
@@ -94,14 +95,18 @@ export function consentPage(appName: string, fields: ConsentFields, knownName: s
   )
 }
 
-/** What the platform's error page says for each refusal (its wording and numbers). */
-const PROBLEM_TEXT: Record<AuthorizeProblem, { message: string; code: string }> = {
-  appid: { message: 'appid 参数错误', code: '10016' },
+/**
+ * What the platform's error page says for each refusal, in its words (and its number where the
+ * platform is known to show one).
+ */
+const PROBLEM_TEXT: Record<AuthorizeProblem, { message: string; code?: string }> = {
+  appid: { message: 'appid 参数错误' },
   redirect_uri: {
     message: 'redirect_uri 参数错误',
     code: '10003 redirect_uri域名与后台配置不一致',
   },
-  scope: { message: 'scope 参数错误或没有 scope 权限', code: '10005' },
+  response_type: { message: 'response_type 参数错误' },
+  scope: { message: 'Scope 参数错误或没有 Scope 权限' },
 }
 
 export function authorizeProblemPage(problem: AuthorizeProblem): string {
@@ -112,7 +117,7 @@ export function authorizeProblemPage(problem: AuthorizeProblem): string {
 <div class="oops" data-testid="wx-authorize-problem">
   <h1>Oops! Something went wrong:(</h1>
   <p>${escapeHtml(text.message)}</p>
-  <p class="code">${escapeHtml(text.code)}</p>
+  ${text.code === undefined ? '' : `<p class="code">${escapeHtml(text.code)}</p>`}
 </div>`,
   )
 }

@@ -60,6 +60,7 @@ describe('MpSandbox', () => {
   describe('authorize checks', () => {
     const query = {
       appid: account.appId,
+      response_type: 'code',
       redirect_uri: 'http://shop.test:8080/wx/callback?to=%2Fa',
       scope: 'snsapi_userinfo',
     }
@@ -73,6 +74,9 @@ describe('MpSandbox', () => {
       expect(
         sandbox.authorizeProblem({ ...query, redirect_uri: 'javascript:alert(1)' }, 'shop.test'),
       ).toBe('redirect_uri')
+      expect(sandbox.authorizeProblem({ ...query, response_type: 'token' }, 'shop.test')).toBe(
+        'response_type',
+      )
       expect(sandbox.authorizeProblem({ ...query, scope: 'snsapi_login' }, 'shop.test')).toBe(
         'scope',
       )

@@ -112,7 +112,7 @@ interface Credential {
 }
 
 /** Why the authorize page cannot go on (the platform shows such a page instead of redirecting). */
-export type AuthorizeProblem = 'appid' | 'redirect_uri' | 'scope'
+export type AuthorizeProblem = 'appid' | 'redirect_uri' | 'response_type' | 'scope'
 
 /**
  * A local stand-in for the messaging platform's official-account protocol (DESIGN §7, ADR 013's
@@ -151,10 +151,11 @@ export class MpSandbox {
 
   /**
    * The authorize page's checks, in the platform's order: the app, then the redirect's host against
-   * the account's 网页授权域名 (here: the host the request came to), then the scope.
+   * the account's 网页授权域名 (here: the host the request came to), then the response type
+   * (`code`, the only one) and the scope.
    */
   authorizeProblem(
-    query: { appid?: string; redirect_uri?: string; scope?: string },
+    query: { appid?: string; redirect_uri?: string; response_type?: string; scope?: string },
     requestHostname: string,
   ): AuthorizeProblem | null {
     if (query.appid !== this.account.appId) return 'appid'
@@ -162,6 +163,7 @@ export class MpSandbox {
     if (!redirect || redirect.hostname !== requestHostname.replace(/:\d+$/, '')) {
       return 'redirect_uri'
     }
+    if (query.response_type !== 'code') return 'response_type'
     if (query.scope !== 'snsapi_base' && query.scope !== 'snsapi_userinfo') return 'scope'
     return null
   }
