@@ -7,20 +7,19 @@ import { addStaffMessage, CONVERSATIONS_KEY } from './staff-queries'
 /**
  * The staff chat socket while the desk is open: every conversation's messages arrive here. A new
  * message updates its conversation's history and the list; the list is fetched again for the
- * counts and for a conversation the desk has not seen yet, and after each reopen with the open
+ * counts and for a conversation the desk has not seen yet, and after each open with the open
  * conversation's history (what arrived while the socket was down is not replayed).
  */
 export function useStaffChatLive(): boolean {
   const queryClient = useQueryClient()
   const [connected, setConnected] = useState(true)
   useEffect(() => {
-    let opened = false
     const socket = openChatSocket({
       url: socketUrl('/svc/main', '/admin/chat/ws', window.location),
       onOpen: () => {
         setConnected(true)
-        if (opened) inBackground(queryClient.invalidateQueries({ queryKey: ['staff', 'chat'] }))
-        opened = true
+        // Also the first open: what was stored before the socket's greeting reached no socket here.
+        inBackground(queryClient.invalidateQueries({ queryKey: ['staff', 'chat'] }))
       },
       onClose: () => setConnected(false),
       onFrame: (frame) => {

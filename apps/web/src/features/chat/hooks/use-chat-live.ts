@@ -7,21 +7,20 @@ import { addChatMessage, CHAT_MESSAGES_KEY } from '../api/chat-api'
 
 /**
  * The collector's chat socket while /chat is open: a message (the agent's, or this collector's
- * own from another tab) joins the cached history; each reopen fetches the history again, since
+ * own from another tab) joins the cached history; each open fetches the history again, since
  * what arrived while the socket was down is not replayed. Answers whether the socket is up.
  */
 export function useChatLive(): boolean {
   const queryClient = useQueryClient()
   const [connected, setConnected] = useState(true)
   useEffect(() => {
-    let opened = false
     const socket = openChatSocket({
       url: socketUrl(getClientConfig().services.push, '/chat', window.location),
       onOpen: () => {
         setConnected(true)
-        // The first open follows the page's own fetch; later ones resync what was missed.
-        if (opened) inBackground(queryClient.invalidateQueries({ queryKey: CHAT_MESSAGES_KEY }))
-        opened = true
+        // Also the first open: a message stored between the page's fetch and the socket's greeting
+        // reached no socket of this page.
+        inBackground(queryClient.invalidateQueries({ queryKey: CHAT_MESSAGES_KEY }))
       },
       onClose: () => setConnected(false),
       onFrame: (frame) => {
