@@ -17,6 +17,9 @@ export default defineConfig({
             'apps/server/src/**/*.test.ts',
           ],
           environment: 'node',
+          // The property tests are bounded by their run counts (the ledger's 1,500 sequences take
+          // 3 s on an idle machine); 5 s failed them on a loaded one, which says nothing about code.
+          testTimeout: 20_000,
         },
       },
       {
