@@ -159,7 +159,7 @@ describe('the customer-service chat', () => {
     await deskCtx.close()
   })
 
-  it('a mall item opens the chat with its card pinned, which sends as a mall card', async () => {
+  it('a mall item opens the chat with its card pinned; a lost send is retried', async () => {
     const staff = await staffSession()
     const title = '1980年 长城币 壹圆 原光'
     const { productNo } = await createMallItem(staff, { title, price: 36_000 })
@@ -177,6 +177,26 @@ describe('the customer-service chat', () => {
     await card.waitFor()
     expect(await card.getAttribute('data-ref')).toBe(productNo)
     expect(await card.innerText()).toContain(title)
+    // A send the network loses shows as failed; the retry stores it once.
+    let posts = 0
+    await page.route('**/svc/main/chat/messages', async (route) => {
+      if (route.request().method() !== 'POST') return route.fallback()
+      posts += 1
+      return posts === 1 ? route.abort('connectionreset') : route.fallback()
+    })
+    await page.getByPlaceholder('请输入消息').fill('这枚还有库存吗')
+    await page.locator('[data-testid=chat-send]').click()
+    const failed = page.locator('[data-testid=chat-pending][data-state=failed]')
+    await failed.waitFor()
+    expect(await failed.innerText()).toContain('这枚还有库存吗')
+    await screenshot(page, 'chat-send-failed')
+    await failed.locator('[data-testid=chat-retry]').click()
+    await expect
+      .poll(() => page.locator('[data-testid=chat-message] p').allInnerTexts())
+      .toEqual(['这枚还有库存吗'])
+    expect(await page.locator('[data-testid=chat-pending]').count()).toBe(0)
+    await page.unroute('**/svc/main/chat/messages')
+
     // The card leads back to the item.
     await card.click()
     await page.waitForURL((url) => url.searchParams.get('productNo') === productNo)
