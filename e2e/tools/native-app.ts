@@ -1,7 +1,6 @@
+import { NATIVE_BRIDGE_GLOBAL, NATIVE_RECEIVER_GLOBAL } from '@numisma/contracts/in-app'
 import { COOKIE } from '@numisma/contracts/cookies'
 import {
-  NATIVE_BRIDGE_GLOBAL,
-  NATIVE_RECEIVER_GLOBAL,
   NativeCallSchema,
   NativeUserDataSchema,
   type NativeCall,

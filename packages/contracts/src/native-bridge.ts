@@ -8,11 +8,7 @@ import { ShareInfoSchema } from './share'
  * Android's `@JavascriptInterface` and iOS's `WKScriptMessageHandler` carry it alike — and answers
  * by calling `window.__numismaBridgeReceive(json)` with a reply or an event.
  */
-export const NATIVE_UA_PATTERN = /\bNumismaApp\/(\d+(?:\.\d+){0,3})\b/
-
-/** The name of the global the app injects, and of the page's receiver. */
-export const NATIVE_BRIDGE_GLOBAL = 'NumismaBridge'
-export const NATIVE_RECEIVER_GLOBAL = '__numismaBridgeReceive'
+// The marker and the two globals' names are in ./in-app (no zod: every first load reads them).
 
 /** The page's calls (`id` pairs a reply with its call). */
 export const NativeCallSchema = z.discriminatedUnion('method', [

@@ -9,11 +9,7 @@ import { LoginResultSchema } from './passport'
  * lives in `apps/server/src/modules/wechat`; these are the calls between our page and our server.
  */
 
-/** The scope the guard asks for on an auth route (spec §2 "OAuth authorization with user-info scope"). */
-export const WX_OAUTH_SCOPE = 'snsapi_userinfo'
-
-/** The page the platform sends the user back to with `?code=…&state=…` (a route of the web app). */
-export const WX_CALLBACK_PATH = '/wx/callback'
+// The OAuth scope and our callback path are in ./in-app (no zod: the guard reads them).
 
 /**
  * `GET /h5/auth/getWxOpenId/{code}` (main service, signed like every call): exchanges the code the

@@ -5,7 +5,6 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { inBackground } from '../lib/background'
 import { currentInAppEnvironment } from '../lib/in-app/environment'
-import { nativeShare } from '../lib/in-app/native-bridge'
 import { browserCopyDeps, copyText, shareActionFor } from '../lib/share/share-action'
 import { useCurrentShareInfo } from '../lib/share/share-store'
 import { showToast } from '../lib/toast'
@@ -30,7 +29,9 @@ export function ShareButton() {
     switch (shareActionFor(currentInAppEnvironment(), canWebShare)) {
       case 'native':
         try {
-          // Undefined when the app injected no bridge (an old build): copying still shares.
+          // Undefined when the app injected no bridge (an old build): copying still shares. The
+          // bridge client loads here, only in the app, to keep it out of everyone's first load.
+          const { nativeShare } = await import('../lib/in-app/native-bridge')
           if ((await nativeShare(shared)) === undefined) await copyLink()
         } catch {
           await copyLink()

@@ -2,8 +2,7 @@ import { setAntdMobileRender } from './antd-render'
 import { loadClientConfig } from './config'
 import { ensureDeviceId } from './cookies'
 import { initI18n } from './i18n'
-import { nativeBridge } from './in-app/native-bridge'
-import { reloadOnLoginStatus, syncNativeSession } from './in-app/native-session'
+import { currentInAppEnvironment } from './in-app/environment'
 import { applyRootFontSize } from './root-font-size'
 
 /**
@@ -18,8 +17,16 @@ export async function startUp(): Promise<boolean> {
   return config.status === 'fulfilled'
 }
 
-/** Inside the native app the login cookies come from the app (spec §2); elsewhere nothing. */
+/**
+ * Inside the native app the login cookies come from the app (spec §2); elsewhere nothing. The
+ * bridge client and its schemas load only there: every other first load stays without them.
+ */
 async function startNativeSession(): Promise<void> {
+  if (currentInAppEnvironment() !== 'native') return
+  const [{ nativeBridge }, { reloadOnLoginStatus, syncNativeSession }] = await Promise.all([
+    import('./in-app/native-bridge'),
+    import('./in-app/native-session'),
+  ])
   const bridge = nativeBridge()
   if (!bridge) return
   reloadOnLoginStatus(bridge)

@@ -1,6 +1,6 @@
+import { WX_OAUTH_SCOPE } from '@numisma/contracts/in-app'
 import {
   WX_BIND_TOKEN_TTL_SECONDS,
-  WX_OAUTH_SCOPE,
   type ShareSignature,
   type WxBindRequest,
 } from '@numisma/contracts/wechat'

@@ -1,4 +1,4 @@
-import { NATIVE_UA_PATTERN } from '@numisma/contracts/native-bridge'
+import { NATIVE_UA_PATTERN } from '@numisma/contracts/in-app'
 
 /**
  * Where the page runs (spec §1, §2, §9): our native app (its `NumismaApp/<version>` marker), the

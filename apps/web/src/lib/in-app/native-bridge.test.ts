@@ -1,7 +1,6 @@
+import { NATIVE_BRIDGE_GLOBAL, NATIVE_RECEIVER_GLOBAL } from '@numisma/contracts/in-app'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import {
-  NATIVE_BRIDGE_GLOBAL,
-  NATIVE_RECEIVER_GLOBAL,
   NativeCallSchema,
   type NativeCall,
   type NativeUserData,

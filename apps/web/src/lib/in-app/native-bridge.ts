@@ -1,7 +1,6 @@
+import { NATIVE_BRIDGE_GLOBAL, NATIVE_RECEIVER_GLOBAL } from '@numisma/contracts/in-app'
 import { z } from 'zod'
 import {
-  NATIVE_BRIDGE_GLOBAL,
-  NATIVE_RECEIVER_GLOBAL,
   NativeMessageSchema,
   NativeUserDataSchema,
   type NativeCall,

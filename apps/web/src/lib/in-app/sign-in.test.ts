@@ -21,7 +21,7 @@ function deps(overrides: Partial<SignInDeps>): SignInDeps & { went: string[] } {
   const went: string[] = []
   return {
     environment: 'browser',
-    bridge: undefined,
+    bridge: () => Promise.resolve(undefined),
     wxAuthorizeUrl: () => undefined,
     navigate: (url) => went.push(url),
     went,
@@ -40,7 +40,7 @@ describe('dispatchSignIn', () => {
 
   it('asks the native app for its login screen and stays on the page', async () => {
     const login = vi.fn(() => Promise.resolve())
-    const d = deps({ environment: 'native', bridge: fakeBridge(login) })
+    const d = deps({ environment: 'native', bridge: () => Promise.resolve(fakeBridge(login)) })
     await dispatchSignIn(WANTED, d)
     expect(login).toHaveBeenCalledWith(WANTED)
     expect(d.went).toEqual([])
@@ -51,7 +51,7 @@ describe('dispatchSignIn', () => {
     await dispatchSignIn(WANTED, missing)
     const failing = deps({
       environment: 'native',
-      bridge: fakeBridge(() => Promise.reject(new Error('timeout'))),
+      bridge: () => Promise.resolve(fakeBridge(() => Promise.reject(new Error('timeout')))),
     })
     await dispatchSignIn(WANTED, failing)
     expect([...missing.went, ...failing.went]).toEqual([

@@ -1,7 +1,7 @@
 import { getClientConfig } from '../config'
 import { signInUrl } from '../guard'
 import { currentInAppEnvironment, type InAppEnvironment } from './environment'
-import { nativeBridge, type NativeBridgeClient } from './native-bridge'
+import type { NativeBridgeClient } from './native-bridge'
 import { beginWxOAuth } from './wx-oauth'
 
 /**
@@ -13,7 +13,8 @@ import { beginWxOAuth } from './wx-oauth'
  */
 export interface SignInDeps {
   environment: InAppEnvironment
-  bridge: NativeBridgeClient | undefined
+  /** The app's bridge, loaded when asked (only the native app asks): it keeps zod out of the first load. */
+  bridge: () => Promise<NativeBridgeClient | undefined>
   /** The authorize URL for `wanted` (its state stored), or undefined when the platform is not set up. */
   wxAuthorizeUrl: (wanted: string) => string | undefined
   /** Leaves the page: `location.replace` for the guard, `assign` for a button. */
@@ -21,9 +22,11 @@ export interface SignInDeps {
 }
 
 export async function dispatchSignIn(wanted: string, deps: SignInDeps): Promise<void> {
-  if (deps.environment === 'native' && deps.bridge) {
+  if (deps.environment === 'native') {
     try {
-      await deps.bridge.login(wanted)
+      const bridge = await deps.bridge()
+      if (!bridge) throw new Error('no bridge')
+      await bridge.login(wanted)
       return
     } catch {
       // An app that refuses or does not answer: the passport page still signs the web view in.
@@ -47,7 +50,7 @@ export function startSignIn(wanted: string, leave: 'assign' | 'replace' = 'assig
   }
   dispatchSignIn(wanted, {
     environment: currentInAppEnvironment(),
-    bridge: nativeBridge(),
+    bridge: () => import('./native-bridge').then((bridge) => bridge.nativeBridge()),
     wxAuthorizeUrl: (to) =>
       beginWxOAuth(
         getClientConfig().wechat,

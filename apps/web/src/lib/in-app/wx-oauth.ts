@@ -1,4 +1,4 @@
-import { WX_CALLBACK_PATH, WX_OAUTH_SCOPE } from '@numisma/contracts/wechat'
+import { WX_CALLBACK_PATH, WX_OAUTH_SCOPE } from '@numisma/contracts/in-app'
 import { getClientConfig } from '../config'
 import { safeRedirect } from '../redirect'
 
