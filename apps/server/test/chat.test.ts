@@ -232,6 +232,62 @@ describe.each(databases)('customer-service chat ($name)', (kind) => {
     expect((await t.call({ method: 'GET', path: unknown, as: alice })).statusCode).toBe(404)
   })
 
+  it("lets a collector's page load their conversation's pictures as an <img> does: cookie only, unsigned", async () => {
+    const alice = await t.signIn()
+    const bob = await t.signIn()
+    const sent = await send(alice, {
+      kind: 'image',
+      clientId: clientId(),
+      image: await pngDataUrl(40, 30),
+    })
+    expect(sent.statusCode, sent.body).toBe(200)
+    const mine = sent.json<{ data: ChatMessage }>().data
+    const answered = await reply(mine.conversationId, {
+      kind: 'image',
+      clientId: clientId(),
+      image: await pngDataUrl(30, 40),
+    })
+    expect(answered.statusCode, answered.body).toBe(200)
+    const agents = answered.json<{ data: ChatMessage }>().data
+
+    // The page puts the message's path under the push base (client config) and the browser sends
+    // the `sid` cookie and nothing else: no signature headers.
+    const img = (imageUrl: string, cookie?: string) =>
+      t.inject({
+        method: 'GET',
+        url: `/svc/push${imageUrl}`,
+        headers: { accept: 'image/*', ...(cookie ? { cookie } : {}) },
+      })
+    for (const message of [mine, agents]) {
+      const own = await img(message.imageUrl!, `sid=${alice.sid}`)
+      expect(own.statusCode, own.body).toBe(200)
+      expect(own.headers['content-type']).toBe('image/jpeg')
+      expect(own.headers['cache-control']).toMatch(/^private\b/)
+      expect(own.headers['x-content-type-options']).toBe('nosniff')
+      expect((await sharp(own.rawPayload).metadata()).format).toBe('jpeg')
+
+      // Another collector, nobody, a made-up session and a staff cookie all see nothing there.
+      for (const cookie of [
+        `sid=${bob.sid}`,
+        undefined,
+        'sid=not-a-session',
+        `staff_sid=${await staffCookie(t)}`,
+      ]) {
+        const other = await img(message.imageUrl!, cookie)
+        expect(other.statusCode, cookie).toBe(404)
+        expect(codeOf(other)).toBe('NOT_FOUND')
+      }
+    }
+    const unknown = await img('/chat/images/' + '0'.repeat(32), `sid=${alice.sid}`)
+    expect(unknown.statusCode).toBe(404)
+    expect((await img('/chat/images/../../main/chat', `sid=${alice.sid}`)).statusCode).toBe(404)
+
+    // A signed-out session no longer opens it.
+    const out = await t.call({ method: 'POST', path: '/passport/logout', as: alice })
+    expect(out.statusCode, out.body).toBe(200)
+    expect((await img(mine.imageUrl!, `sid=${alice.sid}`)).statusCode).toBe(404)
+  })
+
   it('refuses what is no picture, and a picture of too many pixels, with CHAT_IMAGE_INVALID', async () => {
     const alice = await t.signIn()
     const notImage = `data:image/png;base64,${Buffer.from('not a picture at all').toString('base64')}`

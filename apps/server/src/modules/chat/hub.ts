@@ -74,6 +74,17 @@ export class ChatHub {
     return socket
   }
 
+  /**
+   * A stored picture for the collector the `sid` cookie names, the session checked as for their
+   * socket; no live session, or a picture of another conversation: NOT_FOUND, so an <img> on a
+   * page that is not theirs learns nothing about which keys exist (ADR 018, amended).
+   */
+  async pictureFor(key: string, sid: string | undefined): Promise<Buffer> {
+    const userId = await this.userOf(sid)
+    if (userId === null) throw new AppError('NOT_FOUND')
+    return this.service.image(key, { userId })
+  }
+
   /** A staff socket (the route checked the staff session before the upgrade). */
   attachStaff(connection: ChatConnection, staffId: number): ChatSocket {
     const socket = this.socket(connection, 'agent')

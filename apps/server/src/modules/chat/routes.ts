@@ -12,6 +12,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { sendError } from '../../platform/error-handler'
+import { AppError } from '../../platform/errors'
 import type { EventBus } from '../../platform/event-bus'
 import { requireUser } from '../../platform/request-signing'
 import { ConnectionCounter } from '../push/limits'
@@ -22,12 +23,24 @@ import type { ChatService } from './service'
 /** A picture is at most a 4 MiB data URL (the contract's bound); the rest of a send is small. */
 const CHAT_BODY_LIMIT = 4 * 1024 * 1024 + 64 * 1024
 
-const ImageParamsSchema = z.object({ key: z.string().regex(/^[0-9a-f]{32}$/) })
+const IMAGE_KEY = /^[0-9a-f]{32}$/
+const ImageParamsSchema = z.object({ key: z.string().regex(IMAGE_KEY) })
 const ReadSchema = z.object({ conversationId: z.number().int().nullable(), upTo: z.number().int() })
 const tags = ['chat']
 
+/**
+ * A stored picture never changes under its random key, so the browser may keep it a day, but only
+ * its own cache: whether it answers depends on who asks (Vary: Cookie for the cookie routes). The
+ * type is ours, not sniffed, and another site's page may not embed it.
+ */
 const sendJpeg = (reply: FastifyReply, jpeg: Buffer) =>
-  reply.type('image/jpeg').header('cache-control', 'private, max-age=86400').send(jpeg)
+  reply
+    .type('image/jpeg')
+    .header('cache-control', 'private, max-age=86400')
+    .header('vary', 'Cookie')
+    .header('x-content-type-options', 'nosniff')
+    .header('cross-origin-resource-policy', 'same-site')
+    .send(jpeg)
 
 /** The collector's calls (main service, signed): only ever their own conversation. */
 export const chatRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async (
@@ -284,6 +297,25 @@ export const chatSocketRoutes: FastifyPluginAsync<ChatSocketOptions> = async (ap
           .receive(client, data.toString())
           .catch((error: unknown) => request.log.error({ err: error }, 'chat: frame failed'))
       })
+    },
+  )
+
+  // The collector's pictures as the page's <img> and zoom load them (ADR 018, amended): an <img>
+  // cannot sign, so this sits beside the socket and trusts the same `sid` cookie (HttpOnly,
+  // SameSite=Lax: another site's page does not send it). Only that conversation's collector gets
+  // the JPEG; anyone else, a malformed key included, gets 404.
+  app.get<{ Params: { key: string } }>(
+    '/chat/images/:key',
+    {
+      schema: {
+        tags,
+        summary:
+          "A picture of the collector's conversation as a JPEG, by the sid cookie as an <img> sends it (anyone else: 404)",
+      },
+    },
+    async (request, reply) => {
+      if (!IMAGE_KEY.test(request.params.key)) throw new AppError('NOT_FOUND')
+      return sendJpeg(reply, await hub.pictureFor(request.params.key, request.cookies[COOKIE.sid]))
     },
   )
 }
