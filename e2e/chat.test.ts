@@ -1,5 +1,6 @@
 import type { UserStatistics } from '@numisma/contracts/user'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
+import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   baseUrl,
@@ -44,6 +45,23 @@ async function deskContext(): Promise<{ context: BrowserContext; page: Page }> {
 /** The texts of the thread's text bubbles (`testId`: chat-message, desk-message; a `from` too). */
 const bubbleTexts = (page: Page, testId: string) =>
   page.locator(`[data-testid=${testId}] p`).allInnerTexts()
+
+/** A small picture as a phone would pick it: a PNG of one colour. */
+const pngFile = async (name: string, width: number, height: number) => ({
+  name,
+  mimeType: 'image/png',
+  buffer: await sharp({
+    create: { width, height, channels: 3, background: { r: 176, g: 132, b: 48 } },
+  })
+    .png()
+    .toBuffer(),
+})
+
+/** Whether each <img> found has actually loaded a picture (a refused request leaves it 0 wide). */
+const loaded = (images: Locator) =>
+  images.evaluateAll((all) =>
+    all.map((img) => img instanceof HTMLImageElement && img.complete && img.naturalWidth > 0),
+  )
 
 describe('the customer-service chat', () => {
   it('a collector asks about a lot with its card, staff answer live, history and unread hold', async () => {
@@ -153,6 +171,57 @@ describe('the customer-service chat', () => {
     await page.locator('[data-testid=menu-chat]').waitFor()
     await page.waitForLoadState('networkidle')
     expect(await badge.count()).toBe(0)
+
+    expect(await toasts()).toEqual([])
+    await phone.close()
+    await deskCtx.close()
+  })
+
+  it('pictures both ways show on the phone, in its zoom and on the desk', async () => {
+    const { context: phone, page, user } = await signedInContext(browser)
+    const toasts = await recordToasts(page)
+    await page.goto('/chat')
+    await page.locator('[data-testid=chat-greeting]').waitFor()
+    await page
+      .locator('[data-testid=chat-picture-input]')
+      .setInputFiles(await pngFile('coin.png', 240, 160))
+    const mine = page.locator(
+      '[data-testid=chat-message][data-from=user] [data-testid=chat-image] img',
+    )
+    await mine.waitFor()
+    await expect.poll(() => loaded(mine)).toEqual([true])
+
+    // Staff see the collector's picture and answer with one of their own.
+    const { context: deskCtx, page: desk } = await deskContext()
+    await desk.locator('[data-testid=desk-conversation]', { hasText: user.mobile }).click()
+    const deskImages = desk.locator('[data-testid=desk-message] img')
+    await deskImages.first().waitFor()
+    await expect.poll(() => loaded(deskImages)).toEqual([true])
+    await desk
+      .locator('[data-testid=desk-picture-input]')
+      .setInputFiles(await pngFile('detail.png', 160, 200))
+    await expect.poll(() => loaded(deskImages)).toEqual([true, true])
+    await screenshot(desk, 'chat-desk-pictures')
+
+    // The agent's picture reaches the phone live and loads there too, and again from history.
+    const theirs = page.locator(
+      '[data-testid=chat-message][data-from=agent] [data-testid=chat-image] img',
+    )
+    await theirs.waitFor()
+    await expect.poll(() => loaded(theirs)).toEqual([true])
+    await page.reload()
+    const all = page.locator('[data-testid=chat-message] [data-testid=chat-image] img')
+    await expect.poll(() => loaded(all)).toEqual([true, true])
+    await screenshot(page, 'chat-pictures')
+
+    // A tap zooms it; the viewer loads the same picture.
+    await page
+      .locator('[data-testid=chat-message][data-from=agent] [data-testid=chat-image]')
+      .click()
+    const zoomed = page.locator('.adm-image-viewer-content img')
+    await zoomed.first().waitFor()
+    await expect.poll(() => loaded(zoomed.first())).toEqual([true])
+    await screenshot(page, 'chat-picture-zoom')
 
     expect(await toasts()).toEqual([])
     await phone.close()

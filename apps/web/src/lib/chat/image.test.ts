@@ -17,4 +17,17 @@ describe('chat pictures', () => {
     )
     expect(chatImageSrc('data:image/jpeg;base64,AA', '/svc/main')).toBe('data:image/jpeg;base64,AA')
   })
+
+  it("puts a collector's picture under the push base, a socket URL's host read as the web's", () => {
+    expect(chatImageSrc('/chat/images/ab12', '/svc/push')).toBe('/svc/push/chat/images/ab12')
+    expect(chatImageSrc('/chat/images/ab12', 'wss://push.example.com/svc/push/')).toBe(
+      'https://push.example.com/svc/push/chat/images/ab12',
+    )
+    expect(chatImageSrc('/chat/images/ab12', 'ws://127.0.0.1:8081/svc/push')).toBe(
+      'http://127.0.0.1:8081/svc/push/chat/images/ab12',
+    )
+    expect(chatImageSrc('blob:http://x/1', 'wss://push.example.com/svc/push')).toBe(
+      'blob:http://x/1',
+    )
+  })
 })

@@ -39,10 +39,13 @@ export async function pictureDataUrl(file: Blob): Promise<string> {
 
 /**
  * Where a stored picture is fetched from: the server names it by a path within its service
- * (`/chat/images/<key>`), which lives under the collector's main base or the staff API base; a full
- * URL or a picture not yet sent (a data URL) is used as it is.
+ * (`/chat/images/<key>`). The collector's page puts it under the push base, whose route an <img>
+ * can load with the `sid` cookie (ADR 018, amended: the main service's needs signed headers); the
+ * desk under the staff API base. A push base given as a socket URL names the same host over http.
+ * A full URL or a picture not yet sent (a data or blob URL) is used as it is.
  */
 export function chatImageSrc(url: string, serviceBase: string): string {
-  if (/^(?:https?:|data:|blob:)/.test(url) || url.startsWith(`${serviceBase}/`)) return url
-  return `${serviceBase.replace(/\/+$/, '')}${url.startsWith('/') ? url : `/${url}`}`
+  const base = serviceBase.replace(/\/+$/, '').replace(/^ws(s?):\/\//, 'http$1://')
+  if (/^(?:https?:|data:|blob:)/.test(url) || url.startsWith(`${base}/`)) return url
+  return `${base}${url.startsWith('/') ? url : `/${url}`}`
 }

@@ -120,7 +120,9 @@ function Body({
       )
     case 'image': {
       if (!image) return null
-      const src = chatImageSrc(image, getClientConfig().services.main)
+      // Under the push base, not main: an <img> (and the zoom's) cannot send the signed headers
+      // every main call needs; that route checks the `sid` cookie instead (ADR 018, amended).
+      const src = chatImageSrc(image, getClientConfig().services.push)
       return (
         <button
           type="button"
