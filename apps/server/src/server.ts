@@ -11,6 +11,7 @@ import { assertProductionSecrets, loadConfig } from './platform/config'
 import { openDatabase } from './platform/db'
 import { createRedisEventBus } from './platform/redis-bus'
 import { seedDemo, startDemoRoller } from './seed/demo'
+import { appOptionsFromConfig } from './server-options'
 
 /** `npm start`: one process serving every role (DESIGN §9). */
 async function main(): Promise<void> {
@@ -29,33 +30,7 @@ async function main(): Promise<void> {
   const bus = config.redisUrl
     ? await createRedisEventBus(config.redisUrl, (error) => reportBusError(error))
     : undefined
-  const app = await buildApp({
-    bus,
-    database,
-    clock: systemClock,
-    env: config.env,
-    webDist: config.webDist,
-    logger: {
-      level: config.logLevel,
-      // Readable lines in development; JSON for production's log collectors.
-      ...(config.prettyLogs
-        ? {
-            transport: {
-              target: 'pino-pretty',
-              options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' },
-            },
-          }
-        : {}),
-    },
-    trustProxy: config.trustProxy,
-    push: { allowedOrigins: config.pushAllowedOrigins },
-    quotaMultiplier: config.quotaMultiplier,
-    payPasswordPepper: config.payPasswordPepper,
-    wechatPay: config.wechatPay,
-    chat: { agentId: config.chatAgentId },
-    // A 5,000-yuan deposit for each new demo account (× QUOTA_MULTIPLIER = its bidding quota).
-    demoDeposit: config.seed === 'demo' && config.env !== 'production' ? 500_000 : 0,
-  })
+  const app = await buildApp(appOptionsFromConfig(config, { database, clock: systemClock, bus }))
   reportBusError = (error) => app.log.error({ err: error }, 'redis push bus error')
   const staff = await new StaffService(new StaffRepository(database.db), systemClock).bootstrap(
     config.adminPassword,

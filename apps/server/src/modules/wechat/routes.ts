@@ -12,6 +12,15 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { loginBody, perMobile, setLoginCookies } from '../passport/login-reply'
 import type { WechatService } from './service'
 
+/** Where an OAuth code travels in our path; logs show `[code]` instead of it (server-options.ts). */
+const OAUTH_CODE_IN_PATH = /(\/h5\/auth\/getWxOpenId\/)[^/?#]*/
+/** The platform API's own secrets in a query (the sandbox's requests are logged by this server). */
+const SECRET_IN_QUERY = /([?&](?:code|secret|access_token)=)[^&#]*/g
+
+export function redactOAuthCode(url: string): string {
+  return url.replace(OAUTH_CODE_IN_PATH, '$1[code]').replace(SECRET_IN_QUERY, '$1[redacted]')
+}
+
 export interface WechatRouteOptions {
   service: WechatService
   /** `POST /passport/wx-bind` per caller and number in 15 minutes, as `/passport/login`. */

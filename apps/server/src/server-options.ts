@@ -1,0 +1,62 @@
+import type { IncomingMessage } from 'node:http'
+import type { AppOptions } from './app'
+import type { Clock } from './platform/clock'
+import type { Config } from './platform/config'
+import type { Database } from './platform/db'
+import type { EventBus } from './platform/event-bus'
+import { redactOAuthCode } from './modules/wechat/routes'
+
+/**
+ * What a request log line says of the request: Fastify's fields, with the URL's secrets taken out
+ * (a messaging-platform OAuth code signs its holder in once, so a log reader must not see it).
+ */
+function requestForLog(request: IncomingMessage) {
+  return {
+    method: request.method,
+    url: request.url === undefined ? undefined : redactOAuthCode(request.url),
+    host: request.headers.host,
+    remoteAddress: request.socket?.remoteAddress,
+    remotePort: request.socket?.remotePort,
+  }
+}
+
+/**
+ * The app's options from the process config (`npm start`, server.ts). Kept apart from server.ts,
+ * which starts a server when imported, so a test can prove each setting the environment names
+ * reaches the app: a setting read by loadConfig but dropped here silently runs production on
+ * development defaults.
+ */
+export function appOptionsFromConfig(
+  config: Config,
+  deps: { database: Database; clock: Clock; bus?: EventBus },
+): AppOptions {
+  return {
+    bus: deps.bus,
+    database: deps.database,
+    clock: deps.clock,
+    env: config.env,
+    webDist: config.webDist,
+    logger: {
+      level: config.logLevel,
+      serializers: { req: requestForLog },
+      // Readable lines in development; JSON for production's log collectors.
+      ...(config.prettyLogs
+        ? {
+            transport: {
+              target: 'pino-pretty',
+              options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' },
+            },
+          }
+        : {}),
+    },
+    trustProxy: config.trustProxy,
+    push: { allowedOrigins: config.pushAllowedOrigins },
+    quotaMultiplier: config.quotaMultiplier,
+    payPasswordPepper: config.payPasswordPepper,
+    wechatPay: config.wechatPay,
+    wechatMp: config.wechatMp,
+    chat: { agentId: config.chatAgentId },
+    // A 5,000-yuan deposit for each new demo account (× QUOTA_MULTIPLIER = its bidding quota).
+    demoDeposit: config.seed === 'demo' && config.env !== 'production' ? 500_000 : 0,
+  }
+}
