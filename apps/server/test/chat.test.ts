@@ -359,6 +359,22 @@ describe.each(databases)('customer-service chat ($name)', (kind) => {
     t.clock.advance(MINUTE + 1)
     await sendText(alice, '一分钟后')
   })
+
+  it('keeps the rate exact when 60 sends race in at once: 30 stored, 30 RATE_LIMITED', async () => {
+    const alice = await t.signIn()
+    // The conversation exists already, so every send takes the locked path, not the opening one.
+    await sendText(alice, '开始')
+    t.clock.advance(MINUTE + 1)
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        send(alice, { kind: 'text', clientId: clientId(), text: `并发 ${i}` }),
+      ),
+    )
+    const statuses = answers.map((r) => r.statusCode)
+    expect(statuses.filter((s) => s === 200)).toHaveLength(30)
+    expect(statuses.filter((s) => s === 429)).toHaveLength(30)
+    expect((await history(alice, '?limit=50')).filter((m) => m.text !== '开始')).toHaveLength(30)
+  })
 })
 
 /** Collects a socket's frames so a test can wait for the one it expects. */

@@ -45,22 +45,27 @@ export class ChatRepository {
       .executeTakeFirst()
   }
 
-  /** The user's conversation, opened on their first message (a unique user id: once, however raced). */
+  /**
+   * The user's conversation, opened on their first message (a unique user id: once, however
+   * raced), and locked for the rest of the transaction: the no-op update on conflict takes the
+   * row lock on PostgreSQL, so a collector's parallel sends count their per-minute rate one after
+   * another instead of all seeing the same count under READ COMMITTED (SQLite has one writer).
+   */
   async openConversation(
     tx: Tx,
     userId: number,
     agentId: string,
     now: number,
   ): Promise<ConversationRow> {
-    await tx
+    return tx
       .insertInto('chat_conversations')
       .values({ user_id: userId, agent_id: agentId, created_at: now, updated_at: now })
-      .onConflict((oc) => oc.column('user_id').doNothing())
-      .execute()
-    return tx
-      .selectFrom('chat_conversations')
-      .selectAll()
-      .where('user_id', '=', userId)
+      .onConflict((oc) =>
+        oc.column('user_id').doUpdateSet({
+          updated_at: (eb) => eb.ref('chat_conversations.updated_at'),
+        }),
+      )
+      .returningAll()
       .executeTakeFirstOrThrow()
   }
 
