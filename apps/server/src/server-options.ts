@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http'
+import type { FastifyRequest } from 'fastify'
 import type { AppOptions } from './app'
 import type { Clock } from './platform/clock'
 import type { Config } from './platform/config'
@@ -10,12 +10,12 @@ import { redactOAuthCode } from './modules/wechat/routes'
  * What a request log line says of the request: Fastify's fields, with the URL's secrets taken out
  * (a messaging-platform OAuth code signs its holder in once, so a log reader must not see it).
  */
-function requestForLog(request: IncomingMessage) {
+function requestForLog(request: FastifyRequest) {
   return {
     method: request.method,
-    url: request.url === undefined ? undefined : redactOAuthCode(request.url),
-    host: request.headers.host,
-    remoteAddress: request.socket?.remoteAddress,
+    url: redactOAuthCode(request.url),
+    host: request.host,
+    remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,
   }
 }

@@ -67,7 +67,7 @@ describe.each(databases)('options from the environment on $name', (kind) => {
     it('exchanges a code with the configured API base and account', async () => {
       const asked: string[] = []
       vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) => {
-        asked.push(String(input))
+        asked.push(input instanceof Request ? input.url : input.toString())
         return new Response(JSON.stringify({ errcode: 40029, errmsg: 'invalid code' }))
       })
       const res = await getWxOpenId(t, 'code-from-the-real-platform')
