@@ -56,6 +56,14 @@ describe.each(databases)('passport sign-in on $name', (kind) => {
     expect((await sms(mobile)).statusCode).toBe(200)
   })
 
+  it('answers a sign-in with Cache-Control: no-store (the body carries the session key)', async () => {
+    const mobile = nextMobile()
+    await sms(mobile)
+    const res = await login({ mobile, code: t.sms.lastCodeFor(mobile), agreement: true })
+    expect(res.statusCode).toBe(200)
+    expect(res.headers['cache-control']).toBe('no-store')
+  })
+
   it('signs in a new number: creates the account and sets the spec cookies for 30 days', async () => {
     const mobile = nextMobile()
     await sms(mobile)

@@ -200,6 +200,56 @@ describe.each(databases)('messaging-app sign-in on $name', (kind) => {
     expect((await wxBind(t, other.bindToken, nextMobile())).statusCode).toBe(200)
   })
 
+  it('refuses WX_OPENID_LINKED to an open id linked to another account, before spending the SMS code', async () => {
+    const name = nextTester()
+    const a = await firstTime(name)
+    const b = await firstTime(name)
+    expect((await wxBind(t, a.bindToken, nextMobile())).statusCode).toBe(200)
+    const mobile = nextMobile()
+    const refused = await wxBind(t, b.bindToken, mobile)
+    expect(refused.statusCode).toBe(409)
+    expect(refused.json()).toMatchObject({
+      code: 'WX_OPENID_LINKED',
+      message: '该微信账号已绑定其他手机号',
+    })
+    expect(refused.cookies.find((c) => c.name === COOKIE.sid)).toBeUndefined()
+    // The code the user typed is still good: the number signs in with it.
+    const login = await t.call({
+      method: 'POST',
+      path: '/passport/login',
+      body: { mobile, code: t.sms.lastCodeFor(mobile), agreement: true },
+      deviceId: 'wx-device',
+    })
+    expect(login.statusCode, login.body).toBe(200)
+  })
+
+  it('answers sign-ins with Cache-Control: no-store (they carry session keys and bind tokens)', async () => {
+    const name = nextTester()
+    const first = await getWxOpenId(t, await authorizeCode(t, name))
+    expect(first.headers['cache-control']).toBe('no-store')
+    const bound = await wxBind(t, first.json<{ data: Unlinked }>().data.bindToken, nextMobile())
+    expect(bound.statusCode).toBe(200)
+    expect(bound.headers['cache-control']).toBe('no-store')
+    const linked = await getWxOpenId(t, await authorizeCode(t, name))
+    expect(linked.json<{ data: WxOpenIdResult }>().data.linked).toBe(true)
+    expect(linked.headers['cache-control']).toBe('no-store')
+  })
+
+  it('still hands out a bind token when only the profile cannot be fetched (the code is spent by then)', async () => {
+    const name = nextTester()
+    const code = await authorizeCode(t, name)
+    mp.state.downPath = MP_PATHS.userInfo
+    try {
+      const res = await getWxOpenId(t, code)
+      expect(res.statusCode, res.body).toBe(200)
+      const data = res.json<{ data: Unlinked }>().data
+      expect(data).toMatchObject({ linked: false, nickname: '', avatar: '' })
+      expect((await wxBind(t, data.bindToken, nextMobile())).statusCode).toBe(200)
+    } finally {
+      mp.state.downPath = undefined
+    }
+  })
+
   it('an open id linked meanwhile to the same account binds again fine', async () => {
     const name = nextTester()
     const a = await firstTime(name)

@@ -299,6 +299,12 @@ export const ERRORS = {
     zh: '该手机号已绑定其他微信账号',
     en: 'this mobile number is already linked to another messaging-app account',
   },
+  // Issue 11 review: the open id (not the number) is taken — its own reason, before the SMS code.
+  WX_OPENID_LINKED: {
+    status: 409,
+    zh: '该微信账号已绑定其他手机号',
+    en: 'this messaging-app account is already linked to another mobile number',
+  },
   WX_UNAVAILABLE: {
     status: 503,
     zh: '微信服务暂时无法使用，请稍后再试',

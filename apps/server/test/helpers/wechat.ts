@@ -17,14 +17,15 @@ export const TEST_CALLBACK = 'http://localhost/wx/callback'
 export function injectedWechatMp() {
   let target: FastifyInstance | undefined
   const calls = new Map<string, number>()
-  const state = { down: false }
+  /** `down`: the whole platform is unreachable; `downPath`: only its API at that path. */
+  const state: { down: boolean; downPath?: string } = { down: false }
   const options: NonNullable<AppOptions['wechatMp']> = {
     // Real-time polls while another instance refreshes: short, so a test does not wait long.
     tokens: { pollMs: 5, maxPolls: 2000 },
     transport: async (path, query) => {
       if (!target) throw new Error('injectedWechatMp: attach the app first')
       calls.set(path, (calls.get(path) ?? 0) + 1)
-      if (state.down) throw new Error('connect ECONNREFUSED')
+      if (state.down || state.downPath === path) throw new Error('connect ECONNREFUSED')
       const res = await target.inject({
         method: 'GET',
         url: `${WX_SANDBOX_PREFIX}${path}?${query.toString()}`,

@@ -20,12 +20,21 @@ function cookieOptions(request: FastifyRequest, httpOnly: boolean): CookieSerial
   }
 }
 
-/** The cookies of spec §3 plus the HttpOnly `sid` that binds the readable pair (DESIGN §3). */
+/** A reply carrying a session key or a bind token is kept by no cache, shared or the browser's. */
+export function noStore(reply: FastifyReply): void {
+  reply.header('Cache-Control', 'no-store')
+}
+
+/**
+ * The cookies of spec §3 plus the HttpOnly `sid` that binds the readable pair (DESIGN §3); the
+ * reply is no-store, as its body carries the session key.
+ */
 export function setLoginCookies(
   request: FastifyRequest,
   reply: FastifyReply,
   login: LoginOutcome,
 ): void {
+  noStore(reply)
   reply.setCookie(COOKIE.sid, login.sid, cookieOptions(request, true))
   const readable = cookieOptions(request, false)
   reply.setCookie(COOKIE.id, login.id, readable)

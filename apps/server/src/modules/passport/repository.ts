@@ -75,6 +75,15 @@ export class PassportRepository {
     return { ...user, created: inserted !== undefined }
   }
 
+  async userIdOfMobile(mobile: string): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('users')
+      .select('id')
+      .where('mobile', '=', mobile)
+      .executeTakeFirst()
+    return row?.id
+  }
+
   findUser(id: number, db: Tx = this.db): Promise<UserRow | undefined> {
     return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst()
   }

@@ -93,6 +93,11 @@ export class PassportService {
     return { id: user.id, created: user.created }
   }
 
+  /** The account of a mobile number if it has one (nothing is created). */
+  userIdOfMobile(mobile: string): Promise<number | undefined> {
+    return this.repo.userIdOfMobile(mobile)
+  }
+
   /** What a new account gets once (the demo's starting deposit); outside any transaction. */
   async welcome(userId: number): Promise<void> {
     if (this.onNewUser) await this.onNewUser(userId)

@@ -9,7 +9,7 @@ import {
   type WxOpenIdResult,
 } from '@numisma/contracts/wechat'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { loginBody, perMobile, setLoginCookies } from '../passport/login-reply'
+import { loginBody, noStore, perMobile, setLoginCookies } from '../passport/login-reply'
 import type { WechatService } from './service'
 
 /** Where an OAuth code travels in our path; logs show `[code]` instead of it (server-options.ts). */
@@ -43,6 +43,7 @@ export const wechatRoutes: FastifyPluginAsyncZod<WechatRouteOptions> = async (ap
       },
     },
     async (request, reply) => {
+      noStore(reply)
       const outcome = await service.openIdFor(request.params.code, request.caller?.deviceId ?? '')
       if (!outcome.linked) return { data: outcome }
       setLoginCookies(request, reply, outcome.login)

@@ -89,6 +89,7 @@ function setup(options: { mp?: boolean } = {}) {
       users.set(mobile, id)
       return Promise.resolve({ id, created: true })
     },
+    userIdOfMobile: (mobile) => Promise.resolve(users.get(mobile)),
     welcome: (userId) => {
       log.push(`welcome:${userId}`)
       return Promise.resolve()

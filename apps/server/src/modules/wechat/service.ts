@@ -19,6 +19,8 @@ export interface SignInPort {
   /** Checks and uses up the SMS code (its wrong tries are counted whatever happens next). */
   consumeCode(mobile: string, code: string): Promise<void>
   userForMobile(mobile: string, tx: Tx): Promise<{ id: number; created: boolean }>
+  /** The number's account if it has one; nothing is created. */
+  userIdOfMobile(mobile: string): Promise<number | undefined>
   welcome(userId: number): Promise<void>
   openSession(userId: number, deviceId: string, tx?: Tx): Promise<LoginOutcome>
 }
@@ -49,6 +51,8 @@ export interface WechatServiceDeps {
 export type OpenIdOutcome =
   | { linked: true; openid: string; login: LoginOutcome }
   | { linked: false; openid: string; bindToken: string; nickname: string; avatar: string }
+
+const NO_PROFILE = { nickname: '', headimgurl: '' }
 
 export const ACCESS_TOKEN = 'mp.access_token'
 export const JSAPI_TICKET = 'mp.jsapi_ticket'
@@ -93,10 +97,15 @@ export class WechatService {
     if (link) {
       return { linked: true, openid, login: await passport.openSession(link.userId, deviceId) }
     }
-    // The binding screen greets the user with the platform's profile (user-info scope only).
+    // The binding screen greets the user with the platform's profile (user-info scope only). The
+    // greeting is all it is for: while the platform cannot give it, the user binds without it,
+    // since the code is spent at the platform by now and a claim given back could not be reused.
     const profile = exchange.scopes.includes(WX_OAUTH_SCOPE)
-      ? await mp.userInfo(exchange.accessToken, openid)
-      : { nickname: '', headimgurl: '' }
+      ? await mp.userInfo(exchange.accessToken, openid).catch((error: unknown) => {
+          if (isAppError(error) && error.code === 'WX_UNAVAILABLE') return NO_PROFILE
+          throw error
+        })
+      : NO_PROFILE
     const bindToken = randomToken(24)
     const now = clock.now()
     await repo.insertBindToken({
@@ -119,11 +128,12 @@ export class WechatService {
   }
 
   /**
-   * `POST /passport/wx-bind`: the token must be good before the SMS code is spent; then, in one
-   * transaction, the token is used up, the mobile's account found or created, the open id linked
-   * and a session opened. An account already linked to another open id of this official account,
-   * or an open id linked meanwhile to another account, is WX_ACCOUNT_LINKED and nothing is written
-   * (the SMS code stays spent, like a login's).
+   * `POST /passport/wx-bind`: the token must be good, and its open id linked to no other account,
+   * before the SMS code is spent (WX_BIND_EXPIRED, WX_OPENID_LINKED); then, in one transaction,
+   * the token is used up, the mobile's account found or created, the open id linked and a session
+   * opened. An account already linked to another open id of this official account is
+   * WX_ACCOUNT_LINKED only after the code, so that a bind token does not tell who has linked
+   * which number; it and an open id linked meanwhile write nothing (the code stays spent).
    */
   async bind(request: WxBindRequest, deviceId: string): Promise<LoginOutcome> {
     const mp = this.mp()
@@ -137,6 +147,10 @@ export class WechatService {
       token.expires_at <= clock.now()
     ) {
       throw new AppError('WX_BIND_EXPIRED')
+    }
+    const holder = await repo.linkOfOpenid(token.app_id, token.openid)
+    if (holder && holder.userId !== (await passport.userIdOfMobile(request.mobile))) {
+      throw new AppError('WX_OPENID_LINKED')
     }
     await passport.consumeCode(request.mobile, request.code)
     const { login, user } = await transact(async (tx) => {
@@ -163,13 +177,11 @@ export class WechatService {
     },
   ): Promise<void> {
     const { repo } = this.deps
-    const refuseUnlessOurs = async () => {
-      const byOpenid = await repo.linkOfOpenid(t.app_id, t.openid, tx)
-      if (byOpenid?.userId === t.userId) return
+    const ofUser = await repo.linkOfUser(t.app_id, t.userId, tx)
+    if (ofUser) {
+      if (ofUser.openid === t.openid) return
       throw new AppError('WX_ACCOUNT_LINKED')
     }
-    const ofUser = await repo.linkOfUser(t.app_id, t.userId, tx)
-    if (ofUser) return refuseUnlessOurs()
     const inserted = await repo.insertLink(tx, {
       appId: t.app_id,
       openid: t.openid,
@@ -179,7 +191,11 @@ export class WechatService {
       avatar: t.avatar,
       now: t.now,
     })
-    if (!inserted) await refuseUnlessOurs()
+    if (inserted) return
+    // Linked meanwhile (a concurrent binding): the open id to another account, or the account.
+    const byOpenid = await repo.linkOfOpenid(t.app_id, t.openid, tx)
+    if (byOpenid?.userId === t.userId) return
+    throw new AppError(byOpenid ? 'WX_OPENID_LINKED' : 'WX_ACCOUNT_LINKED')
   }
 
   /** `GET /h5/wechat/jsapi-signature`: a fresh nonce and time over the shared ticket. */
