@@ -37,13 +37,18 @@ describe.each(databases)('the platform sandbox on $name', (kind) => {
       },
       cookie,
     )
-  const consent = (fields: Record<string, string>, cookie?: string) =>
+  const consent = (
+    fields: Record<string, string>,
+    cookie?: string,
+    from: Record<string, string> = { origin: `http://${HOST}` },
+  ) =>
     t.inject({
       method: 'POST',
       url: `${WX_SANDBOX_PREFIX}/connect/oauth2/authorize/confirm`,
       headers: {
         host: HOST,
         'content-type': 'application/x-www-form-urlencoded',
+        ...from,
         ...(cookie ? { cookie } : {}),
       },
       payload: new URLSearchParams({
@@ -125,6 +130,33 @@ describe.each(databases)('the platform sandbox on $name', (kind) => {
     const svg = await t.inject({ method: 'GET', url: avatar.pathname })
     expect(svg.headers['content-type']).toMatch(/image\/svg\+xml/)
     expect(svg.body).toMatch(/^<svg /)
+  })
+
+  it('keeps who the tester is in an HttpOnly, SameSite=Lax cookie', async () => {
+    const allowed = await consent({ decision: 'allow', name: '赵六' })
+    const raw = String(allowed.headers['set-cookie'])
+    expect(raw).toMatch(/HttpOnly/i)
+    expect(raw).toMatch(/SameSite=Lax/i)
+  })
+
+  it.each([
+    ['another site’s Origin', { origin: 'https://evil.example' }],
+    ['another site’s Referer', { referer: 'https://evil.example/page' }],
+    ['neither Origin nor Referer', {}],
+    ['an Origin on another port', { origin: `http://${HOST}:8081` }],
+  ])('refuses a consent posted with %s: no code, no cookie', async (_what, from) => {
+    const res = await consent({ decision: 'allow', name: '钱七' }, undefined, from)
+    expect(res.statusCode).toBe(403)
+    expect(res.body).toContain('data-testid="wx-authorize-problem"')
+    expect(res.headers.location).toBeUndefined()
+    expect(res.headers['set-cookie']).toBeUndefined()
+  })
+
+  it('accepts a consent whose Referer is its own page (no Origin sent)', async () => {
+    const res = await consent({ decision: 'allow', name: '孙八' }, undefined, {
+      referer: `http://${HOST}${WX_SANDBOX_PREFIX}/connect/oauth2/authorize?appid=${appId}`,
+    })
+    expect(res.statusCode).toBe(302)
   })
 
   it('remembers the consent: the next authorize goes straight back, as the platform does', async () => {

@@ -53,7 +53,8 @@ export async function authorizeCode(t: TestApp, name: string): Promise<string> {
   const res = await t.inject({
     method: 'POST',
     url: `${WX_SANDBOX_PREFIX}${MP_PATHS.authorize}/confirm`,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    // Posted by the sandbox's own page, as a browser says (inject's host is localhost).
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost' },
     payload: new URLSearchParams({
       appid: SANDBOX_WECHAT_MP.appId,
       redirect_uri: `${TEST_CALLBACK}?to=%2Fucenter`,

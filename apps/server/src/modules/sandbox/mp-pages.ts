@@ -107,6 +107,7 @@ const PROBLEM_TEXT: Record<AuthorizeProblem, { message: string; code?: string }>
   },
   response_type: { message: 'response_type 参数错误' },
   scope: { message: 'Scope 参数错误或没有 Scope 权限' },
+  origin: { message: '请求来源不合法，请在授权页面上操作' },
 }
 
 export function authorizeProblemPage(problem: AuthorizeProblem): string {

@@ -51,6 +51,21 @@ function readUser(request: FastifyRequest): SandboxUser | null {
 }
 
 /**
+ * Whether a consent was posted by the sandbox's own page: its Origin (or, when a browser sends
+ * none, its Referer) names this host. Another site's form must not sign a visitor in as a name of
+ * its choosing and leave that identity in the visitor's cookie for 30 days.
+ */
+function postedHere(request: FastifyRequest): boolean {
+  const from = request.headers.origin ?? request.headers.referer
+  if (typeof from !== 'string') return false
+  try {
+    return new URL(from).host === new URL(`${request.protocol}://${request.host}`).host
+  } catch {
+    return false
+  }
+}
+
+/**
  * The platform's own parameters are checked by the sandbox, which answers in the platform's codes;
  * these only bound their size (a wrong or missing one is the platform's error, not our 400).
  */
@@ -109,11 +124,12 @@ export const mpSandboxRoutes: FastifyPluginAsyncZod<MpSandboxRouteOptions> = asy
   const json = <T>(reply: FastifyReply, result: MpResult<T>) =>
     reply.send(result.ok ? result.value : result.error)
 
-  const remember = (reply: FastifyReply, user: SandboxUser): void => {
+  const remember = (request: FastifyRequest, reply: FastifyReply, user: SandboxUser): void => {
     reply.setCookie(USER_COOKIE, Buffer.from(JSON.stringify(user), 'utf8').toString('base64url'), {
       path: app.prefix || '/',
       httpOnly: true,
       sameSite: 'lax',
+      secure: request.protocol === 'https',
       maxAge: USER_COOKIE_MAX_AGE,
     })
   }
@@ -162,6 +178,9 @@ export const mpSandboxRoutes: FastifyPluginAsyncZod<MpSandboxRouteOptions> = asy
       bodyLimit: BODY_LIMIT,
     },
     async (request, reply) => {
+      if (!postedHere(request)) {
+        return html(reply).status(403).send(authorizeProblemPage('origin'))
+      }
       const body = request.body
       const problem = sandbox.authorizeProblem(body, request.hostname)
       if (problem !== null) return html(reply).status(400).send(authorizeProblemPage(problem))
@@ -183,7 +202,7 @@ export const mpSandboxRoutes: FastifyPluginAsyncZod<MpSandboxRouteOptions> = asy
       }
       const known = readUser(request)
       const apps = known?.name === name ? known.apps.filter((app) => app !== sandbox.appId) : []
-      remember(reply, {
+      remember(request, reply, {
         name,
         // Only a userinfo consent is one to remember; a base visit only says who the user is.
         apps: scope === 'snsapi_userinfo' ? [...apps, sandbox.appId].slice(-16) : apps,

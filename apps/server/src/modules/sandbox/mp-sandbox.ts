@@ -112,7 +112,8 @@ interface Credential {
 }
 
 /** Why the authorize page cannot go on (the platform shows such a page instead of redirecting). */
-export type AuthorizeProblem = 'appid' | 'redirect_uri' | 'response_type' | 'scope'
+/** `origin`: the consent was not posted from the sandbox's own page (routes check it). */
+export type AuthorizeProblem = 'appid' | 'redirect_uri' | 'response_type' | 'scope' | 'origin'
 
 /**
  * A local stand-in for the messaging platform's official-account protocol (DESIGN §7, ADR 013's
