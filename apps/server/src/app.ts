@@ -35,12 +35,8 @@ import { catalogueCards } from './modules/chat/cards'
 import { ChatHub, type ChatSocketLimits, DEFAULT_CHAT_SOCKET_LIMITS } from './modules/chat/hub'
 import { ChatRepository } from './modules/chat/repository'
 import { chatRoutes, chatSocketRoutes, chatStaffRoutes } from './modules/chat/routes'
-import {
-  CHAT_IMAGE_MAX_PX,
-  ChatService,
-  type ChatLimits,
-  DEFAULT_CHAT_LIMITS,
-} from './modules/chat/service'
+import { chatImages } from './modules/chat/images'
+import { ChatService, type ChatLimits, DEFAULT_CHAT_LIMITS } from './modules/chat/service'
 import { ListingService } from './modules/catalog/listing-service'
 import { CatalogRepository } from './modules/catalog/repository'
 import {
@@ -145,7 +141,6 @@ import type { Database } from './platform/db'
 import { installErrorHandler, sendError } from './platform/error-handler'
 import { type EventBus, InProcessEventBus } from './platform/event-bus'
 import { IdempotencyStore } from './platform/idempotency'
-import { dataUrlToJpeg } from './platform/images'
 import { DatabaseNonceStore, MemoryNonceStore, type NonceStore } from './platform/nonce-store'
 import { clientConfig, loadPublicApps } from './platform/public-apps'
 import { type SigningDeps, signedRequestHook } from './platform/request-signing'
@@ -614,10 +609,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bus,
     agentId: options.chat?.agentId ?? DEFAULT_CHAT_AGENT_ID,
     cards: catalogueCards(catalog),
-    images: {
-      normalise: (dataUrl) =>
-        dataUrlToJpeg(dataUrl, { maxPx: CHAT_IMAGE_MAX_PX, invalid: 'CHAT_IMAGE_INVALID' }),
-    },
+    images: chatImages,
     newImageKey: () => randomBytes(16).toString('hex'),
     limits: { ...DEFAULT_CHAT_LIMITS, ...options.chat?.limits },
   })

@@ -1,4 +1,4 @@
-import type { ChatConversation, ChatMessage, StaffConversation } from '@numisma/contracts/chat'
+import type { ChatConversation, ChatMessage, StaffConversationPage } from '@numisma/contracts/chat'
 import type { LightMyRequestResponse } from 'fastify'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -55,11 +55,12 @@ describe.each(databases)('customer-service chat ($name)', (kind) => {
     (await t.call({ method: 'GET', path: '/chat/conversation', as })).json<{
       data: ChatConversation
     }>().data
-  const staffList = async () => {
-    const res = await admin('GET', '/chat/conversations')
+  const staffPage = async (query = '') => {
+    const res = await admin('GET', `/chat/conversations${query}`)
     expect(res.statusCode, res.body).toBe(200)
-    return res.json<{ data: StaffConversation[] }>().data
+    return res.json<{ data: StaffConversationPage }>().data
   }
+  const staffList = async () => (await staffPage()).conversations
   const reply = (conversationId: number, body: unknown) =>
     admin('POST', `/chat/conversations/${conversationId}/messages`, body as object)
   const unreadChat = async (as: Session) =>
@@ -134,6 +135,42 @@ describe.each(databases)('customer-service chat ($name)', (kind) => {
     const staffRead = await admin('POST', `/chat/conversations/${last.conversationId}/read`)
     expect(staffRead.statusCode, staffRead.body).toBe(200)
     expect((await staffList()).find((c) => c.id === last.conversationId)!.unread).toBe(0)
+  })
+
+  it('pages staff through every conversation by a cursor, and counts the unread ones in all', async () => {
+    const before = await staffPage()
+    const opened: number[] = []
+    for (let i = 0; i < 5; i++) {
+      t.clock.advance(1000)
+      opened.push((await sendText(await t.signIn(), `第 ${i} 位`)).conversationId)
+    }
+    // Two conversations with the same last activity must not be skipped at a page's edge.
+    const twins = await Promise.all([t.signIn(), t.signIn()])
+    t.clock.advance(1000)
+    for (const twin of twins) opened.push((await sendText(twin, '同一毫秒')).conversationId)
+
+    const seen: number[] = []
+    let cursor: string | null = null
+    let pages = 0
+    do {
+      const query: string = `?limit=2${cursor === null ? '' : `&before=${encodeURIComponent(cursor)}`}`
+      const page = await staffPage(query)
+      expect(page.conversations.length).toBeLessThanOrEqual(2)
+      seen.push(...page.conversations.map((c) => c.id))
+      cursor = page.nextBefore
+      pages++
+    } while (cursor !== null && pages < 50)
+    expect(new Set(seen).size).toBe(seen.length)
+    expect(seen.slice(0, 7).sort()).toEqual([...opened].sort())
+    expect(seen).toHaveLength(before.conversations.length + 7)
+
+    const all = await staffPage()
+    expect(all.unreadConversations).toBe(before.unreadConversations + 7)
+    expect(all.unreadMessages).toBe(before.unreadMessages + 7)
+    for (const query of ['?limit=0', '?limit=51', '?before=abc']) {
+      const res = await admin('GET', `/chat/conversations${query}`)
+      expect(res.statusCode, query).toBe(400)
+    }
   })
 
   it("keeps each collector's conversation to them, and staff to known conversations", async () => {
@@ -374,6 +411,62 @@ describe.each(databases)('customer-service chat ($name)', (kind) => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(30)
     expect(statuses.filter((s) => s === 429)).toHaveLength(30)
     expect((await history(alice, '?limit=50')).filter((m) => m.text !== '开始')).toHaveLength(30)
+  })
+
+  it("caps a collector's pictures a day by count and by bytes with CHAT_IMAGE_QUOTA; staff are not capped", async () => {
+    const capped = await createTestApp(kind, {
+      chat: { limits: { imagesPerDay: 3, imageBytesPerDay: 10 * 1024 * 1024 } },
+    })
+    try {
+      const alice = await capped.signIn()
+      const picture = async (as: Session) =>
+        capped.call({
+          method: 'POST',
+          path: '/chat/messages',
+          as,
+          body: { kind: 'image', clientId: clientId(), image: await pngDataUrl(64, 48) },
+        })
+      for (let i = 0; i < 3; i++) expect((await picture(alice)).statusCode).toBe(200)
+      const over = await picture(alice)
+      expect(over.statusCode, over.body).toBe(429)
+      expect(codeOf(over)).toBe('CHAT_IMAGE_QUOTA')
+      // Text still goes, and the agent's pictures are not the collector's quota.
+      const text = await capped.call({
+        method: 'POST',
+        path: '/chat/messages',
+        as: alice,
+        body: { kind: 'text', clientId: clientId(), text: '图片发不了了' },
+      })
+      expect(text.statusCode).toBe(200)
+      const conversationId = text.json<{ data: ChatMessage }>().data.conversationId
+      const staff = await staffCaller(capped)
+      const answer = await staff('POST', `/chat/conversations/${conversationId}/messages`, {
+        kind: 'image',
+        clientId: clientId(),
+        image: await pngDataUrl(30, 40),
+      })
+      expect(answer.statusCode, answer.body).toBe(200)
+      // A day later the collector may send pictures again.
+      capped.clock.advance(24 * 60 * MINUTE + 1)
+      expect((await picture(alice)).statusCode).toBe(200)
+    } finally {
+      await capped.close()
+    }
+
+    const tiny = await createTestApp(kind, { chat: { limits: { imageBytesPerDay: 100 } } })
+    try {
+      const bob = await tiny.signIn()
+      const res = await tiny.call({
+        method: 'POST',
+        path: '/chat/messages',
+        as: bob,
+        body: { kind: 'image', clientId: clientId(), image: await pngDataUrl(64, 48) },
+      })
+      expect(res.statusCode, res.body).toBe(429)
+      expect(codeOf(res)).toBe('CHAT_IMAGE_QUOTA')
+    } finally {
+      await tiny.close()
+    }
   })
 })
 

@@ -15,6 +15,14 @@ export const CHAT_TEXT_MAX = 1000
 export const CHAT_PAGE_MAX = 50
 /** A picture is sent as a data URL of at most this many characters (about 3 MiB of image). */
 export const CHAT_IMAGE_DATA_URL_MAX = 4 * 1024 * 1024
+/**
+ * What one stored picture may weigh: past it the server re-encodes smaller and at a lower quality
+ * (a photo of a coin is about 200–400 KB at 1600 px; a picture of noise would be 1.8 MB).
+ */
+export const CHAT_IMAGE_STORED_MAX_BYTES = 512 * 1024
+/** A collector's pictures in any 24 hours, by count and by stored bytes (CHAT_IMAGE_QUOTA past either). */
+export const CHAT_IMAGES_PER_DAY = 50
+export const CHAT_IMAGE_BYTES_PER_DAY = 20 * 1024 * 1024
 
 /** The item a collector asks about (spec §3 chat context: title, subtitle, image, price). */
 export const ChatCardSchema = z.object({
@@ -108,6 +116,52 @@ export const StaffConversationSchema = z.object({
 export type StaffConversation = z.infer<typeof StaffConversationSchema>
 
 export const StaffConversationParamsSchema = z.object({ id: IdParamSchema })
+
+export const STAFF_CONVERSATIONS_PAGE_MAX = 50
+
+/**
+ * `GET /admin/chat/conversations?before=&limit=`: a page of staff's list. `before` is the previous
+ * page's `nextBefore` (last activity and id of its last row, so conversations with the same time
+ * are neither skipped nor repeated).
+ */
+export const StaffConversationsQuerySchema = z.object({
+  before: z
+    .string()
+    .regex(/^\d{1,15}\.\d{1,15}$/)
+    .optional(),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(STAFF_CONVERSATIONS_PAGE_MAX)
+    .default(STAFF_CONVERSATIONS_PAGE_MAX),
+})
+export type StaffConversationsQuery = z.infer<typeof StaffConversationsQuerySchema>
+
+/**
+ * A page of staff's list, with the unread totals over every conversation: an agent must see that
+ * someone waits even when their conversation is beyond the pages loaded.
+ */
+export const StaffConversationPageSchema = z.object({
+  conversations: z.array(StaffConversationSchema),
+  /** The cursor of the next (older) page; null on the last. */
+  nextBefore: z.string().nullable(),
+  /** Conversations with the collector's messages unread by staff, and those messages. */
+  unreadConversations: z.number().int(),
+  unreadMessages: z.number().int(),
+})
+export type StaffConversationPage = z.infer<typeof StaffConversationPageSchema>
+
+/** `POST /chat/read` and staff's `…/:id/read`: how far the caller has now read. */
+export const ChatReadSchema = z.object({
+  conversationId: z.number().int().nullable(),
+  upTo: z.number().int(),
+})
+export type ChatRead = z.infer<typeof ChatReadSchema>
+
+/** A stored picture's random key (`/chat/images/:key`). */
+export const CHAT_IMAGE_KEY = /^[0-9a-f]{32}$/
+export const ChatImageParamsSchema = z.object({ key: z.string().regex(CHAT_IMAGE_KEY) })
 
 /**
  * The chat sockets: `/svc/push/chat` for a collector (the `sid` cookie names them) and

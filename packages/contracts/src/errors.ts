@@ -320,6 +320,11 @@ export const ERRORS = {
     zh: '商品不存在',
     en: 'that item does not exist',
   },
+  CHAT_IMAGE_QUOTA: {
+    status: 429,
+    zh: '今天发送的图片已达上限，请明天再发或改用文字',
+    en: 'you have sent as many pictures as a day allows; try tomorrow or write instead',
+  },
 } as const satisfies Record<string, ErrorEntry>
 
 export type ErrorCode = keyof typeof ERRORS

@@ -531,8 +531,9 @@ export interface ChatMessagesTable {
 export interface ChatImagesTable {
   key: string
   conversation_id: number
-  /** The re-encoded JPEG, base64. */
-  jpeg: string
+  /** The re-encoded JPEG (bytea / blob). */
+  jpeg: Buffer
+  bytes: number
   created_at: number
 }
 

@@ -104,7 +104,7 @@ export class ChatRepository {
 
   async insertImage(
     tx: Tx,
-    row: { key: string; conversationId: number; jpeg: string; now: number },
+    row: { key: string; conversationId: number; jpeg: Buffer; now: number },
   ): Promise<void> {
     await tx
       .insertInto('chat_images')
@@ -112,20 +112,42 @@ export class ChatRepository {
         key: row.key,
         conversation_id: row.conversationId,
         jpeg: row.jpeg,
+        bytes: row.jpeg.length,
         created_at: row.now,
       })
       .execute()
   }
 
   /** A picture with the collector whose conversation it belongs to. */
-  async image(key: string): Promise<{ userId: number; jpeg: string } | undefined> {
+  async image(key: string): Promise<{ userId: number; jpeg: Buffer } | undefined> {
     const row = await this.db
       .selectFrom('chat_images')
       .innerJoin('chat_conversations', 'chat_conversations.id', 'chat_images.conversation_id')
       .select(['chat_conversations.user_id', 'chat_images.jpeg'])
       .where('chat_images.key', '=', key)
       .executeTakeFirst()
-    return row && { userId: row.user_id, jpeg: row.jpeg }
+    return row && { userId: row.user_id, jpeg: Buffer.from(row.jpeg) }
+  }
+
+  /** The pictures one side sent since a time, and their stored bytes: the collector's daily quota. */
+  async picturesSince(
+    tx: Tx | undefined,
+    conversationId: number,
+    sender: ChatSender,
+    since: number,
+  ): Promise<{ count: number; bytes: number }> {
+    const row = await (tx ?? this.db)
+      .selectFrom('chat_messages as m')
+      .innerJoin('chat_images as i', 'i.key', 'm.image_key')
+      .select((eb) => [
+        eb.fn.countAll<number | string>().as('n'),
+        eb.fn.sum<number | string | null>('i.bytes').as('bytes'),
+      ])
+      .where('m.conversation_id', '=', conversationId)
+      .where('m.sender', '=', sender)
+      .where('m.created_at', '>', since)
+      .executeTakeFirstOrThrow()
+    return { count: Number(row.n), bytes: Number(row.bytes ?? 0) }
   }
 
   /** Messages newest first, before `before` when given. */
@@ -197,8 +219,14 @@ export class ChatRepository {
     return Number(row.n)
   }
 
-  /** Staff's list: newest activity first, with the collector and their unread count. */
-  async staffList(limit: number, before?: number): Promise<StaffConversationRow[]> {
+  /**
+   * Staff's list: newest activity first (ties by id), with the collector and their unread count;
+   * `before` is the last row of the previous page.
+   */
+  async staffList(
+    limit: number,
+    before?: { updatedAt: number; id: number },
+  ): Promise<StaffConversationRow[]> {
     let query = this.db
       .selectFrom('chat_conversations as c')
       .innerJoin('users', 'users.id', 'c.user_id')
@@ -218,7 +246,14 @@ export class ChatRepository {
           .whereRef('m.id', '>', 'c.agent_read_upto')
           .as('unread'),
       ])
-    if (before !== undefined) query = query.where('c.updated_at', '<', before)
+    if (before !== undefined) {
+      query = query.where((eb) =>
+        eb.or([
+          eb('c.updated_at', '<', before.updatedAt),
+          eb.and([eb('c.updated_at', '=', before.updatedAt), eb('c.id', '<', before.id)]),
+        ]),
+      )
+    }
     const rows = await query
       .orderBy('c.updated_at', 'desc')
       .orderBy('c.id', 'desc')
@@ -229,5 +264,20 @@ export class ChatRepository {
       last_id: row.last_id,
       unread: Number(row.unread ?? 0),
     }))
+  }
+
+  /** Over every conversation: those with the collector's messages staff have not read, and how many. */
+  async staffUnread(): Promise<{ conversations: number; messages: number }> {
+    const row = await this.db
+      .selectFrom('chat_messages as m')
+      .innerJoin('chat_conversations as c', 'c.id', 'm.conversation_id')
+      .select((eb) => [
+        eb.fn.count<number | string>('m.conversation_id').distinct().as('conversations'),
+        eb.fn.countAll<number | string>().as('messages'),
+      ])
+      .where('m.sender', '=', 'user')
+      .whereRef('m.id', '>', 'c.agent_read_upto')
+      .executeTakeFirstOrThrow()
+    return { conversations: Number(row.conversations), messages: Number(row.messages) }
   }
 }

@@ -1,11 +1,15 @@
 import { dataSchema } from '@numisma/contracts/api'
 import {
+  CHAT_IMAGE_KEY,
   ChatConversationSchema,
   ChatHistoryQuerySchema,
+  ChatImageParamsSchema,
   ChatMessageSchema,
+  ChatReadSchema,
   ChatSendSchema,
+  StaffConversationPageSchema,
   StaffConversationParamsSchema,
-  StaffConversationSchema,
+  StaffConversationsQuerySchema,
 } from '@numisma/contracts/chat'
 import { COOKIE } from '@numisma/contracts/cookies'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
@@ -23,9 +27,6 @@ import type { ChatService } from './service'
 /** A picture is at most a 4 MiB data URL (the contract's bound); the rest of a send is small. */
 const CHAT_BODY_LIMIT = 4 * 1024 * 1024 + 64 * 1024
 
-const IMAGE_KEY = /^[0-9a-f]{32}$/
-const ImageParamsSchema = z.object({ key: z.string().regex(IMAGE_KEY) })
-const ReadSchema = z.object({ conversationId: z.number().int().nullable(), upTo: z.number().int() })
 const tags = ['chat']
 
 /**
@@ -85,7 +86,7 @@ export const chatRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async
       schema: {
         tags,
         summary:
-          'Send text, a picture (data URL, stored as JPEG; CHAT_IMAGE_INVALID) or an item card (CHAT_ITEM_NOT_FOUND); a resend of a clientId answers the stored message; RATE_LIMITED past 30 a minute',
+          'Send text, a picture (data URL, stored as JPEG; CHAT_IMAGE_INVALID; CHAT_IMAGE_QUOTA past the day’s pictures) or an item card (CHAT_ITEM_NOT_FOUND); a resend of a clientId answers the stored message; RATE_LIMITED past 30 a minute',
         body: ChatSendSchema,
         response: { 200: dataSchema(ChatMessageSchema) },
       },
@@ -102,7 +103,7 @@ export const chatRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async
       schema: {
         tags,
         summary: "Marks the agent's messages read",
-        response: { 200: dataSchema(ReadSchema) },
+        response: { 200: dataSchema(ChatReadSchema) },
       },
     },
     async (request) => ({
@@ -116,7 +117,7 @@ export const chatRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async
       schema: {
         tags,
         summary: "A picture of the caller's conversation as a JPEG (anyone else's answers 404)",
-        params: ImageParamsSchema,
+        params: ChatImageParamsSchema,
       },
     },
     async (request, reply) =>
@@ -161,11 +162,13 @@ export const chatStaffRoutes: FastifyPluginAsyncZod<ChatStaffRouteOptions> = asy
     {
       schema: {
         tags: staffTags,
-        summary: 'Conversations, newest activity first (at most 50), with unread counts',
-        response: { 200: dataSchema(z.array(StaffConversationSchema)) },
+        summary:
+          'Conversations, newest activity first, a page at a time (`before`: the last page’s nextBefore), with unread counts and the unread totals over all',
+        querystring: StaffConversationsQuerySchema,
+        response: { 200: dataSchema(StaffConversationPageSchema) },
       },
     },
-    async () => ({ data: await service.staffConversations() }),
+    async (request) => ({ data: await service.staffConversations(request.query) }),
   )
 
   app.get(
@@ -208,7 +211,7 @@ export const chatStaffRoutes: FastifyPluginAsyncZod<ChatStaffRouteOptions> = asy
         tags: staffTags,
         summary: "Marks the collector's messages read",
         params: StaffConversationParamsSchema,
-        response: { 200: dataSchema(ReadSchema) },
+        response: { 200: dataSchema(ChatReadSchema) },
       },
     },
     async (request) => ({ data: await service.markRead(agent(request, request.params.id)) }),
@@ -217,7 +220,11 @@ export const chatStaffRoutes: FastifyPluginAsyncZod<ChatStaffRouteOptions> = asy
   app.get(
     '/chat/images/:key',
     {
-      schema: { tags: staffTags, summary: 'A chat picture as a JPEG', params: ImageParamsSchema },
+      schema: {
+        tags: staffTags,
+        summary: 'A chat picture as a JPEG',
+        params: ChatImageParamsSchema,
+      },
     },
     async (request, reply) => sendJpeg(reply, await service.image(request.params.key, 'staff')),
   )
@@ -314,7 +321,7 @@ export const chatSocketRoutes: FastifyPluginAsync<ChatSocketOptions> = async (ap
       },
     },
     async (request, reply) => {
-      if (!IMAGE_KEY.test(request.params.key)) throw new AppError('NOT_FOUND')
+      if (!CHAT_IMAGE_KEY.test(request.params.key)) throw new AppError('NOT_FOUND')
       return sendJpeg(reply, await hub.pictureFor(request.params.key, request.cookies[COOKIE.sid]))
     },
   )

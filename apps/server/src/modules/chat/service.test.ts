@@ -5,14 +5,14 @@ import { AppError } from '../../platform/errors'
 import type { PushEvent } from '../../platform/event-bus'
 import type { Tx } from '../../platform/transactions'
 import type { ConversationRow, MessageRow, NewMessage } from './repository'
-import { type CardFill, type ChatDeps, ChatService } from './service'
+import { type CardFill, type ChatDeps, ChatService, DEFAULT_CHAT_LIMITS } from './service'
 
 /** ChatService with an in-memory repository: the use cases without a database. */
 function setup(options: { failCommit?: boolean; perMinute?: number } = {}) {
   const clock = new FakeClock(Date.UTC(2026, 10, 26, 12, 0, 0))
   const conversations: ConversationRow[] = []
   const messages: MessageRow[] = []
-  const images = new Map<string, { conversationId: number; jpeg: string }>()
+  const images = new Map<string, { conversationId: number; jpeg: Buffer }>()
   const published: PushEvent[] = []
   const decoded: string[] = []
   const lots = new Map<number, CardFill>([
@@ -117,7 +117,21 @@ function setup(options: { failCommit?: boolean; perMinute?: number } = {}) {
             m.conversation_id === conversationId && m.sender === sender && m.created_at > since,
         ).length,
       ),
+    picturesSince: (_tx, conversationId, sender, since) => {
+      const sent = messages.filter(
+        (m) =>
+          m.conversation_id === conversationId &&
+          m.sender === sender &&
+          m.created_at > since &&
+          m.image_key !== null,
+      )
+      return Promise.resolve({
+        count: sent.length,
+        bytes: sent.reduce((sum, m) => sum + (images.get(m.image_key!)?.jpeg.length ?? 0), 0),
+      })
+    },
     staffList: () => Promise.resolve([]),
+    staffUnread: () => Promise.resolve({ conversations: 0, messages: 0 }),
   }
   const service = new ChatService({
     // A transaction that fails at commit leaves nothing for anyone to hear.
@@ -143,7 +157,7 @@ function setup(options: { failCommit?: boolean; perMinute?: number } = {}) {
       },
     },
     newImageKey: () => `key${keys++}`.padEnd(32, '0'),
-    limits: { userMessagesPerMinute: options.perMinute ?? 30 },
+    limits: { ...DEFAULT_CHAT_LIMITS, userMessagesPerMinute: options.perMinute ?? 30 },
   })
   return { service, clock, published, decoded, messages }
 }

@@ -1,15 +1,24 @@
-import type {
-  ChatCard,
-  ChatConversation,
-  ChatMessage,
-  ChatSend,
-  StaffConversation,
+import {
+  CHAT_IMAGE_BYTES_PER_DAY,
+  CHAT_IMAGES_PER_DAY,
+  type ChatCard,
+  type ChatConversation,
+  type ChatMessage,
+  type ChatSend,
+  type StaffConversation,
+  type StaffConversationPage,
+  type StaffConversationsQuery,
 } from '@numisma/contracts/chat'
 import type { Clock } from '../../platform/clock'
 import { AppError } from '../../platform/errors'
 import type { EventBus } from '../../platform/event-bus'
 import type { Transact, Tx } from '../../platform/transactions'
-import type { ChatRepository, ConversationRow, MessageRow } from './repository'
+import type {
+  ChatRepository,
+  ConversationRow,
+  MessageRow,
+  StaffConversationRow,
+} from './repository'
 
 /** What the server fills in of an item's card (the collector names only the kind and the ref). */
 export type CardFill = Omit<ChatCard, 'kind' | 'ref'>
@@ -21,14 +30,20 @@ export type ChatActor =
 export interface ChatLimits {
   /** A collector's messages in any minute (across instances: counted in the database). */
   userMessagesPerMinute: number
+  /** A collector's pictures in any 24 hours (staff's are not counted). */
+  imagesPerDay: number
+  /** …and their stored bytes: pictures are kept in the database, which must not fill up. */
+  imageBytesPerDay: number
 }
 
-export const DEFAULT_CHAT_LIMITS: ChatLimits = { userMessagesPerMinute: 30 }
+export const DEFAULT_CHAT_LIMITS: ChatLimits = {
+  userMessagesPerMinute: 30,
+  imagesPerDay: CHAT_IMAGES_PER_DAY,
+  imageBytesPerDay: CHAT_IMAGE_BYTES_PER_DAY,
+}
 
-/** The longer side of a stored chat picture: a photo of a coin stays sharp on a phone. */
-export const CHAT_IMAGE_MAX_PX = 1600
-export const STAFF_CONVERSATIONS_PAGE = 50
 const MINUTE = 60_000
+const DAY = 24 * 60 * MINUTE
 
 export interface ChatDeps {
   transact: Transact
@@ -47,7 +62,9 @@ export interface ChatDeps {
     | 'unread'
     | 'markRead'
     | 'sentSince'
+    | 'picturesSince'
     | 'staffList'
+    | 'staffUnread'
   >
   bus: Pick<EventBus, 'publish'>
   /** The conversation's peer (CHAT_AGENT_ID). */
@@ -57,7 +74,10 @@ export interface ChatDeps {
     lot(id: number): Promise<CardFill | undefined>
     mall(productNo: string): Promise<CardFill | undefined>
   }
-  /** A data URL to a clean JPEG; throws CHAT_IMAGE_INVALID when it is no picture. */
+  /**
+   * A data URL to a clean JPEG of at most CHAT_IMAGE_STORED_MAX_BYTES (modules/chat/images.ts);
+   * throws CHAT_IMAGE_INVALID when it is no picture.
+   */
   images: { normalise(dataUrl: string): Promise<Buffer> }
   /** An unguessable key for a stored picture. */
   newImageKey: () => string
@@ -130,7 +150,10 @@ export class ChatService {
       // A resend costs no decoding and no rate: it is answered with what was stored.
       const stored = await repo.messageByClientId(undefined, existing.id, actor.side, send.clientId)
       if (stored) return { message: toChatMessage(stored), userId: existing.user_id, fresh: false }
-      if (actor.side === 'user') await this.checkRate(undefined, existing.id)
+      if (actor.side === 'user') {
+        await this.checkRate(undefined, existing.id)
+        if (send.kind === 'image') await this.checkPictureQuota(undefined, existing.id, 0)
+      }
     }
     const content = await this.content(send)
     const result = await this.deps.transact(async (tx) => {
@@ -139,7 +162,14 @@ export class ChatService {
         actor.side === 'user'
           ? await repo.openConversation(tx, actor.userId, this.deps.agentId, now)
           : existing!
-      if (actor.side === 'user') await this.checkRate(tx, conversation.id)
+      // The conversation row is locked from here to the commit (openConversation), so a
+      // collector's parallel sends count their rate and quota one after another.
+      if (actor.side === 'user') {
+        await this.checkRate(tx, conversation.id)
+        if (content.image) {
+          await this.checkPictureQuota(tx, conversation.id, content.image.jpeg.length)
+        }
+      }
       const row = await repo.insertMessage(tx, {
         conversation_id: conversation.id,
         sender: actor.side,
@@ -160,7 +190,7 @@ export class ChatService {
         await repo.insertImage(tx, {
           key: content.image.key,
           conversationId: conversation.id,
-          jpeg: content.image.jpeg.toString('base64'),
+          jpeg: content.image.jpeg,
           now,
         })
       }
@@ -200,9 +230,27 @@ export class ChatService {
     return { conversationId: conversation.id, upTo: moved }
   }
 
-  /** Staff's list, newest activity first; `before` pages on the activity time (epoch ms). */
-  async staffConversations(before?: number): Promise<StaffConversation[]> {
-    const rows = await this.deps.repo.staffList(STAFF_CONVERSATIONS_PAGE, before)
+  /**
+   * A page of staff's list, newest activity first, and the unread totals over all of it. The
+   * cursor is the page's last row as `<updated_at>.<id>`.
+   */
+  async staffConversations(query: StaffConversationsQuery): Promise<StaffConversationPage> {
+    const [updatedAt, id] = (query.before ?? '').split('.').map(Number)
+    const before = query.before === undefined ? undefined : { updatedAt: updatedAt!, id: id! }
+    const [rows, unread] = await Promise.all([
+      this.deps.repo.staffList(query.limit, before),
+      this.deps.repo.staffUnread(),
+    ])
+    const last = rows.at(-1)
+    return {
+      conversations: await this.staffRows(rows),
+      nextBefore: rows.length < query.limit || !last ? null : `${last.updated_at}.${last.id}`,
+      unreadConversations: unread.conversations,
+      unreadMessages: unread.messages,
+    }
+  }
+
+  private async staffRows(rows: StaffConversationRow[]): Promise<StaffConversation[]> {
     const last = await this.deps.repo.messagesByIds(
       rows.flatMap((row) => (row.last_id === null ? [] : [row.last_id])),
     )
@@ -228,7 +276,7 @@ export class ChatService {
     if (!row || (viewer !== 'staff' && row.userId !== viewer.userId)) {
       throw new AppError('NOT_FOUND')
     }
-    return Buffer.from(row.jpeg, 'base64')
+    return row.jpeg
   }
 
   /** The conversation an actor speaks in: the collector's own (maybe none yet), or the one staff name. */
@@ -248,6 +296,32 @@ export class ChatService {
     const sent = await this.deps.repo.sentSince(tx, conversationId, 'user', since)
     if (sent >= this.deps.limits.userMessagesPerMinute) {
       throw new AppError('RATE_LIMITED', { perMinute: this.deps.limits.userMessagesPerMinute })
+    }
+  }
+
+  /**
+   * The collector's pictures in the last 24 hours, by count and by stored bytes with this one
+   * (`adding`; 0 in the cheap check before decoding). Exact in the transaction, as the rate is.
+   */
+  private async checkPictureQuota(
+    tx: Tx | undefined,
+    conversationId: number,
+    adding: number,
+  ): Promise<void> {
+    const { imagesPerDay, imageBytesPerDay } = this.deps.limits
+    const sent = await this.deps.repo.picturesSince(
+      tx,
+      conversationId,
+      'user',
+      this.deps.clock.now() - DAY,
+    )
+    if (sent.count >= imagesPerDay || sent.bytes + adding > imageBytesPerDay) {
+      throw new AppError('CHAT_IMAGE_QUOTA', {
+        perDay: imagesPerDay,
+        bytesPerDay: imageBytesPerDay,
+        sent: sent.count,
+        bytes: sent.bytes,
+      })
     }
   }
 

@@ -7,7 +7,7 @@ import type { MigrationContext } from './index'
  * side has read, and the pictures sent in it (re-encoded JPEGs, kept in the database like
  * remittance receipts so that every instance serves them).
  */
-export function chat({ id, time }: MigrationContext) {
+export function chat({ id, time, dialect }: MigrationContext) {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
       await id(db.schema.createTable('chat_conversations'))
@@ -59,8 +59,10 @@ export function chat({ id, time }: MigrationContext) {
         .addColumn('conversation_id', 'integer', (c) =>
           c.notNull().references('chat_conversations.id'),
         )
-        // The re-encoded JPEG, base64.
-        .addColumn('jpeg', 'text', (c) => c.notNull())
+        // The re-encoded JPEG as bytes (base64 text would weigh a third more), and its length:
+        // a collector's daily byte quota sums it (ADR 018).
+        .addColumn('jpeg', dialect === 'postgres' ? 'bytea' : 'blob', (c) => c.notNull())
+        .addColumn('bytes', 'integer', (c) => c.notNull())
         .addColumn('created_at', time, (c) => c.notNull())
         .execute()
     },
