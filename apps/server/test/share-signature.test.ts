@@ -5,7 +5,8 @@ import { buildApp } from '../src/app'
 import { SandboxSmsSender } from '../src/modules/passport/sms-sender'
 import { jssdkSignature } from '../src/modules/wechat/jssdk-signature'
 import { MP_PATHS, MP_TOKEN_TTL_SECONDS } from '../src/modules/wechat/mp-protocol'
-import { TOKEN_REFRESH_MARGIN_MS } from '../src/modules/wechat/shared-tokens'
+import { WechatRepository } from '../src/modules/wechat/repository'
+import { TOKEN_LEASE_MS, TOKEN_REFRESH_MARGIN_MS } from '../src/modules/wechat/shared-tokens'
 import { WX_SANDBOX_PREFIX } from '../src/modules/wechat/mp-client'
 import { SANDBOX_WECHAT_MP } from '../src/platform/config'
 import type { Database } from '../src/platform/db'
@@ -143,6 +144,25 @@ describe.each(databases)('share signature on $name', (kind) => {
     const res = await sign(url)
     expect(res.statusCode).toBe(400)
     expect(res.json().code).toBe('VALIDATION_FAILED')
+  })
+
+  it('stores a refreshed value only under the lease it was fetched under', async () => {
+    const repo = new WechatRepository(t.database.db)
+    const name = `lease-test-${kind.name}`
+    const now = t.clock.now()
+    const stale = now + TOKEN_REFRESH_MARGIN_MS
+    const first = now + TOKEN_LEASE_MS
+    expect(await repo.takeTokenLease(name, stale, now, first)).toBe(true)
+    // Another instance may not take it while it runs, and may once it lapsed.
+    expect(await repo.takeTokenLease(name, stale, now + 1, now + 1 + TOKEN_LEASE_MS)).toBe(false)
+    const later = first + TOKEN_LEASE_MS
+    expect(await repo.takeTokenLease(name, first + TOKEN_REFRESH_MARGIN_MS, first, later)).toBe(
+      true,
+    )
+    expect(await repo.storeToken(name, 'newer', first + 7_200_000, first, later)).toBe(true)
+    // The first holder's late answer is refused and the newer value stays.
+    expect(await repo.storeToken(name, 'older', first + 7_200_000, first + 1, first)).toBe(false)
+    expect((await repo.platformToken(name))?.value).toBe('newer')
   })
 
   it('is WX_UNAVAILABLE (503) when the ticket cannot be had', async () => {

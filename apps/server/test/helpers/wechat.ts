@@ -21,7 +21,7 @@ export function injectedWechatMp() {
   const state: { down: boolean; downPath?: string } = { down: false }
   const options: NonNullable<AppOptions['wechatMp']> = {
     // Real-time polls while another instance refreshes: short, so a test does not wait long.
-    tokens: { pollMs: 5, maxPolls: 2000 },
+    tokens: { pollMs: 5 },
     transport: async (path, query) => {
       if (!target) throw new Error('injectedWechatMp: attach the app first')
       calls.set(path, (calls.get(path) ?? 0) + 1)

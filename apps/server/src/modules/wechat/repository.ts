@@ -176,12 +176,24 @@ export class WechatRepository {
     return updated.numUpdatedRows === 1n
   }
 
-  async storeToken(name: string, value: string, expiresAt: number, now: number): Promise<void> {
-    await this.db
+  /**
+   * Stores a fetched value only while the caller's lease (`leaseUntil`, as taken) is still the
+   * row's: false when it lapsed and another instance took over, whose value must not be overwritten.
+   */
+  async storeToken(
+    name: string,
+    value: string,
+    expiresAt: number,
+    now: number,
+    leaseUntil: number,
+  ): Promise<boolean> {
+    const updated = await this.db
       .updateTable('platform_tokens')
       .set({ value, expires_at: expiresAt, updated_at: now, lease_until: 0 })
       .where('name', '=', name)
-      .execute()
+      .where('lease_until', '=', leaseUntil)
+      .executeTakeFirst()
+    return updated.numUpdatedRows === 1n
   }
 
   /** Drops a lease whose fetch failed, so another caller may try at once. */

@@ -16,8 +16,12 @@ export type TokenStore = Pick<
 export interface SharedTokensOptions {
   /** Pause between looks at the row while another instance refreshes (real time). */
   pollMs?: number
-  /** Looks before giving up on another instance's refresh (then WX_UNAVAILABLE). */
-  maxPolls?: number
+  /**
+   * How long (by the clock) a caller waits for other instances' refreshes before WX_UNAVAILABLE:
+   * at least a lease, so a waiter outlives a hung holder's lease and takes over. Default: two
+   * leases (the holder's, then one takeover's).
+   */
+  maxWaitMs?: number
 }
 
 /**
@@ -36,7 +40,7 @@ export class SharedPlatformTokens {
   private readonly cache = new Map<string, { value: string; expiresAt: number }>()
   private readonly inflight = new Map<string, Promise<string>>()
   private readonly pollMs: number
-  private readonly maxPolls: number
+  private readonly maxWaitMs: number
 
   constructor(
     private readonly store: TokenStore,
@@ -44,7 +48,7 @@ export class SharedPlatformTokens {
     options: SharedTokensOptions = {},
   ) {
     this.pollMs = options.pollMs ?? 50
-    this.maxPolls = options.maxPolls ?? 200
+    this.maxWaitMs = Math.max(options.maxWaitMs ?? 2 * TOKEN_LEASE_MS, TOKEN_LEASE_MS)
   }
 
   private fresh(expiresAt: number): boolean {
@@ -68,30 +72,52 @@ export class SharedPlatformTokens {
   }
 
   private async refresh(name: string, fetch: () => Promise<Expiring>): Promise<string> {
-    for (let poll = 0; poll < this.maxPolls; poll++) {
-      const row = await this.store.platformToken(name)
-      if (row && row.value !== '' && this.fresh(row.expires_at)) {
-        this.cache.set(name, { value: row.value, expiresAt: row.expires_at })
-        return row.value
-      }
+    const giveUpAt = this.clock.now() + this.maxWaitMs
+    for (;;) {
+      const stored = await this.storedFresh(name)
+      if (stored !== undefined) return stored
       const now = this.clock.now()
       const leaseUntil = now + TOKEN_LEASE_MS
       if (await this.store.takeTokenLease(name, now + TOKEN_REFRESH_MARGIN_MS, now, leaseUntil)) {
-        let fetched: Expiring
-        try {
-          fetched = await fetch()
-        } catch (error) {
-          await this.store.releaseTokenLease(name, leaseUntil)
-          throw error
-        }
-        const fetchedAt = this.clock.now()
-        const expiresAt = fetchedAt + fetched.expiresInSeconds * 1000
-        await this.store.storeToken(name, fetched.value, expiresAt, fetchedAt)
-        this.cache.set(name, { value: fetched.value, expiresAt })
-        return fetched.value
+        return this.fetchUnderLease(name, fetch, leaseUntil)
+      }
+      if (this.clock.now() >= giveUpAt) {
+        throw new AppError('WX_UNAVAILABLE', { reason: `${name} refresh did not finish` })
       }
       await new Promise((resolve) => setTimeout(resolve, this.pollMs))
     }
-    throw new AppError('WX_UNAVAILABLE', { reason: `${name} refresh did not finish` })
+  }
+
+  private async storedFresh(name: string): Promise<string | undefined> {
+    const row = await this.store.platformToken(name)
+    if (!row || row.value === '' || !this.fresh(row.expires_at)) return undefined
+    this.cache.set(name, { value: row.value, expiresAt: row.expires_at })
+    return row.value
+  }
+
+  /**
+   * Fetches and stores while holding the lease ending at `leaseUntil`. A fetch that outlived its
+   * lease stores nothing (another instance took over and its value, newer, supersedes this one);
+   * this caller then takes the stored value, or uses its own once without keeping it.
+   */
+  private async fetchUnderLease(
+    name: string,
+    fetch: () => Promise<Expiring>,
+    leaseUntil: number,
+  ): Promise<string> {
+    let fetched: Expiring
+    try {
+      fetched = await fetch()
+    } catch (error) {
+      await this.store.releaseTokenLease(name, leaseUntil)
+      throw error
+    }
+    const fetchedAt = this.clock.now()
+    const expiresAt = fetchedAt + fetched.expiresInSeconds * 1000
+    if (await this.store.storeToken(name, fetched.value, expiresAt, fetchedAt, leaseUntil)) {
+      this.cache.set(name, { value: fetched.value, expiresAt })
+      return fetched.value
+    }
+    return (await this.storedFresh(name)) ?? fetched.value
   }
 }
