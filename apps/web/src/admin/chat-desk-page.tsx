@@ -23,7 +23,8 @@ export function ChatDeskPage() {
   const conversations = useConversations()
   const connected = useStaffChatLive()
   const [openId, setOpenId] = useState(initialConversation)
-  const open = conversations.data?.find((c) => c.id === openId) ?? null
+  const list = conversations.data
+  const open = list?.conversations.find((c) => c.id === openId) ?? null
 
   const choose = (id: number) => {
     setOpenId(id)
@@ -37,6 +38,13 @@ export function ChatDeskPage() {
       <Card
         className={styles.list}
         title={TEXT.conversations}
+        extra={
+          list && list.unreadConversations > 0 ? (
+            <Typography.Text type="danger" data-testid="desk-unread-total">
+              {TEXT.unreadTotal(list.unreadConversations, list.unreadMessages)}
+            </Typography.Text>
+          ) : null
+        }
         size="small"
         styles={{ body: { padding: 0, overflowY: 'auto', flex: 1, minHeight: 0 } }}
       >
@@ -51,7 +59,25 @@ export function ChatDeskPage() {
         ) : (
           <List
             loading={conversations.isPending}
-            dataSource={conversations.data ?? []}
+            dataSource={list?.conversations ?? []}
+            loadMore={
+              conversations.hasNextPage ? (
+                <div className={styles.more}>
+                  {list && list.unreadElsewhere > 0 ? (
+                    <Typography.Text type="danger">
+                      {TEXT.unreadElsewhere(list.unreadElsewhere)}
+                    </Typography.Text>
+                  ) : null}
+                  <Button
+                    loading={conversations.isFetchingNextPage}
+                    onClick={() => inBackground(conversations.fetchNextPage())}
+                    data-testid="desk-load-more"
+                  >
+                    {TEXT.loadMore}
+                  </Button>
+                </div>
+              ) : null
+            }
             locale={{ emptyText: <Empty description={TEXT.noConversations} /> }}
             data-testid="desk-conversations"
             renderItem={(c) => (

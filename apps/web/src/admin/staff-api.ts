@@ -1,9 +1,11 @@
 import {
   ChatMessageSchema,
-  StaffConversationSchema,
+  ChatReadSchema,
+  StaffConversationPageSchema,
   type ChatMessage,
+  type ChatRead,
   type ChatSend,
-  type StaffConversation,
+  type StaffConversationPage,
 } from '@numisma/contracts/chat'
 import { z } from 'zod'
 
@@ -33,7 +35,7 @@ export async function staffRequest<T>(
   init: {
     method?: 'GET' | 'POST'
     body?: unknown
-    query?: Record<string, number | undefined>
+    query?: Record<string, number | string | undefined>
   } = {},
 ): Promise<T> {
   const search = new URLSearchParams()
@@ -71,8 +73,9 @@ export function staffLogout(): Promise<unknown> {
   return staffRequest('/logout', z.unknown(), { method: 'POST' })
 }
 
-export function getConversations(): Promise<StaffConversation[]> {
-  return staffRequest('/chat/conversations', z.array(StaffConversationSchema))
+/** A page of the list; `before` is the previous page's `nextBefore` (omitted: the newest). */
+export function getConversations(before: string | undefined): Promise<StaffConversationPage> {
+  return staffRequest('/chat/conversations', StaffConversationPageSchema, { query: { before } })
 }
 
 export function getConversationMessages(
@@ -92,6 +95,6 @@ export function replyInConversation(id: number, message: ChatSend): Promise<Chat
   })
 }
 
-export function markConversationRead(id: number): Promise<unknown> {
-  return staffRequest(`/chat/conversations/${id}/read`, z.unknown(), { method: 'POST' })
+export function markConversationRead(id: number): Promise<ChatRead> {
+  return staffRequest(`/chat/conversations/${id}/read`, ChatReadSchema, { method: 'POST' })
 }

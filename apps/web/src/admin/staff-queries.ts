@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatSend, StaffConversation } from '@numisma/contracts/chat'
+import type { ChatMessage, ChatSend, StaffConversationPage } from '@numisma/contracts/chat'
 import {
   useInfiniteQuery,
   useMutation,
@@ -8,6 +8,7 @@ import {
   type QueryClient,
 } from '@tanstack/react-query'
 import { olderPageParam, withLiveMessage } from '../lib/chat/thread'
+import { deskList, withConversation } from './desk-list'
 import {
   getConversationMessages,
   getConversations,
@@ -61,14 +62,27 @@ export function useStaffLogout() {
   })
 }
 
-/** Newest activity first, whatever order the server sent. */
-export function byActivity(list: readonly StaffConversation[]): StaffConversation[] {
-  return [...list].sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt) || b.id - a.id)
+type ListData = InfiniteData<StaffConversationPage, string | undefined>
+
+/** The list a page at a time (older pages on "load more"), joined by `deskList`. */
+export function useConversations() {
+  return useInfiniteQuery({
+    queryKey: CONVERSATIONS_KEY,
+    queryFn: ({ pageParam }) => getConversations(pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextBefore ?? undefined,
+    select: (data) => deskList(data.pages),
+  })
 }
 
-export function useConversations() {
-  return useQuery({ queryKey: CONVERSATIONS_KEY, queryFn: getConversations, select: byActivity })
-}
+const changeConversation = (
+  queryClient: QueryClient,
+  id: number,
+  change: Parameters<typeof withConversation>[2],
+) =>
+  queryClient.setQueryData<ListData>(CONVERSATIONS_KEY, (data) =>
+    data ? { ...data, pages: withConversation(data.pages, id, change) } : data,
+  )
 
 export function useConversationMessages(id: number | null) {
   return useInfiniteQuery({
@@ -90,12 +104,10 @@ export function addStaffMessage(queryClient: QueryClient, message: ChatMessage):
     messagesKey(message.conversationId),
     (data) => (data ? { ...data, pages: withLiveMessage(data.pages, message) } : data),
   )
-  queryClient.setQueryData<StaffConversation[]>(CONVERSATIONS_KEY, (list) =>
-    list?.map((c) =>
-      c.id === message.conversationId && (c.lastMessage?.id ?? 0) < message.id
-        ? { ...c, lastMessage: message, updatedAt: message.createdAt }
-        : c,
-    ),
+  changeConversation(queryClient, message.conversationId, (c) =>
+    (c.lastMessage?.id ?? 0) < message.id
+      ? { ...c, lastMessage: message, updatedAt: message.createdAt }
+      : c,
   )
 }
 
@@ -111,9 +123,10 @@ export function useMarkConversationRead() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: markConversationRead,
-    onSuccess: (_, id) =>
-      queryClient.setQueryData<StaffConversation[]>(CONVERSATIONS_KEY, (list) =>
-        list?.map((c) => (c.id === id ? { ...c, unread: 0 } : c)),
-      ),
+    onSuccess: (_, id) => {
+      changeConversation(queryClient, id, (c) => ({ ...c, unread: 0 }))
+      // The unread totals over all conversations come from the server.
+      return queryClient.invalidateQueries({ queryKey: CONVERSATIONS_KEY })
+    },
   })
 }

@@ -12,6 +12,10 @@ export const TEXT = {
   signOut: '退出登录',
   conversations: '会话',
   noConversations: '暂无会话',
+  loadMore: '加载更多会话',
+  unreadTotal: (conversations: number, messages: number) =>
+    `${conversations} 个会话有未读（${messages} 条）`,
+  unreadElsewhere: (conversations: number) => `下方还有 ${conversations} 个未读会话`,
   pickConversation: '请从左侧选择一个会话',
   noMessages: '暂无消息',
   older: '加载更早的消息',

@@ -1,8 +1,10 @@
 import {
   ChatConversationSchema,
   ChatMessageSchema,
+  ChatReadSchema,
   type ChatConversation,
   type ChatMessage,
+  type ChatRead,
   type ChatSend,
 } from '@numisma/contracts/chat'
 import {
@@ -44,9 +46,12 @@ export function getChatMessages(before: number | undefined): Promise<ChatMessage
 }
 
 /**
- * POST /chat/messages: text, a picture or a card; the stored message comes back. Silent: a failed
- * send shows on its bubble (retry), not as a toast.
+ * A refusal that a retry will not mend soon is told as a toast (the server's text: too many
+ * messages a minute, the day's pictures used up); any other failure shows only on its bubble.
  */
+const TOLD_REFUSALS: ReadonlySet<string> = new Set(['RATE_LIMITED', 'CHAT_IMAGE_QUOTA'])
+
+/** POST /chat/messages: text, a picture or a card; the stored message comes back. */
 export function sendChatMessage(message: ChatSend): Promise<ChatMessage> {
   return request({
     method: 'POST',
@@ -54,16 +59,17 @@ export function sendChatMessage(message: ChatSend): Promise<ChatMessage> {
     body: message,
     defaultError: 'REQUEST_FAILED',
     schema: ChatMessageSchema,
-    silent: true,
+    silent: (error) => !TOLD_REFUSALS.has(error.code),
   })
 }
 
 /** POST /chat/read: the agent's messages read. */
-export function markChatRead(): Promise<unknown> {
+export function markChatRead(): Promise<ChatRead> {
   return request({
     method: 'POST',
     path: '/chat/read',
     defaultError: 'REQUEST_FAILED',
+    schema: ChatReadSchema,
     // Reading works without it; the next visit marks again.
     silent: true,
   })
