@@ -111,7 +111,7 @@ import {
 } from './modules/wechat/mp-client'
 import { WechatRepository } from './modules/wechat/repository'
 import { wechatRoutes } from './modules/wechat/routes'
-import { WechatService } from './modules/wechat/service'
+import { payerOpenid, WechatService } from './modules/wechat/service'
 import { SharedPlatformTokens, type SharedTokensOptions } from './modules/wechat/shared-tokens'
 import { httpDelivery, type NoticeDelivery, WxPaySandbox } from './modules/sandbox/wxpay-sandbox'
 import {
@@ -388,7 +388,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const wechat = wechatPayClient(
     wechatPay,
     () => listeningOrigin(app.server),
-    (appId, userId) => wechatRepo.openidOf(appId, userId),
+    payerOpenid(wechatRepo),
   )
   const paymentsRepo = new PaymentsRepository(database.dialect)
   const payments = new PaymentService({

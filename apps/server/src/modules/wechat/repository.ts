@@ -215,9 +215,4 @@ export class WechatRepository {
       .where('value', '=', value)
       .execute()
   }
-
-  /** The open id a user pays with on the messaging platform's sheet (JSAPI pay's `openid`). */
-  async openidOf(appId: string, userId: number): Promise<string | undefined> {
-    return (await this.linkOfUser(appId, userId))?.openid
-  }
 }

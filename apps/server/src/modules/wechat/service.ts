@@ -52,6 +52,16 @@ export type OpenIdOutcome =
   | { linked: true; openid: string; login: LoginOutcome }
   | { linked: false; openid: string; bindToken: string; nickname: string; avatar: string }
 
+/**
+ * The open id a user pays with on the platform's sheet (JSAPI pay's `openid`): the port payments
+ * is handed in app.ts, so it never reaches into this module's repository.
+ */
+export function payerOpenid(
+  repo: Pick<WechatRepository, 'linkOfUser'>,
+): (appId: string, userId: number) => Promise<string | undefined> {
+  return async (appId, userId) => (await repo.linkOfUser(appId, userId))?.openid
+}
+
 const NO_PROFILE = { nickname: '', headimgurl: '' }
 
 export const ACCESS_TOKEN = 'mp.access_token'

@@ -67,5 +67,13 @@ export function wechat({ id, time }: MigrationContext) {
         .addColumn('lease_until', time, (c) => c.notNull().defaultTo(0))
         .execute()
     },
+
+    // Indexes go with their tables.
+    async down(db: Kysely<unknown>): Promise<void> {
+      await db.schema.dropTable('platform_tokens').execute()
+      await db.schema.dropTable('wechat_oauth_codes').execute()
+      await db.schema.dropTable('wechat_bind_tokens').execute()
+      await db.schema.dropTable('wechat_links').execute()
+    },
   }
 }
