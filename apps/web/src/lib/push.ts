@@ -6,24 +6,19 @@ import {
   type PushServerMessage,
 } from '@numisma/contracts/push'
 import { getClientConfig } from './config'
+import { browserSocket, reconnectingSocket, type WebSocketLike } from './reconnecting-socket'
 
 /**
  * One shared WebSocket to the push role (DESIGN §4 "Realtime", §9): opened when something first
  * wants lots, outbid notices or reminders, subscribed to the union of the lots every mounted
  * component wants (the server replaces the set on each `subscribe`), and reopened with exponential
- * backoff — with the union sent again, since a new socket starts with no subscriptions.
+ * backoff (lib/reconnecting-socket.ts) — with the union sent again, since a new socket starts with
+ * no subscriptions.
  */
 
 /** The part of a browser WebSocket the manager uses (a fake in tests). */
-export interface PushSocket {
-  readonly readyState: number
-  send(data: string): void
-  close(): void
-  onopen: (() => void) | null
-  onmessage: ((event: { data: unknown }) => void) | null
-  onclose: (() => void) | null
-  onerror: (() => void) | null
-}
+export type PushSocket = WebSocketLike
+export { reconnectDelay } from './reconnecting-socket'
 
 export interface PushManagerDeps {
   url: () => string
@@ -34,14 +29,6 @@ export interface PushManagerDeps {
   defer?: (fn: () => void) => void
   /** Whether the page is on screen; a hidden page lets its socket go (optional). */
   isVisible?: () => boolean
-}
-
-export const RECONNECT_BASE_MS = 1_000
-export const RECONNECT_MAX_MS = 30_000
-const OPEN = 1
-
-export function reconnectDelay(attempt: number): number {
-  return Math.min(RECONNECT_MAX_MS, RECONNECT_BASE_MS * 2 ** Math.max(0, attempt - 1))
 }
 
 export interface PushManager {
@@ -68,10 +55,6 @@ export function createPushManager(deps: PushManagerDeps): PushManager {
   const reminderListeners = new Set<(message: PushReminder) => void>()
   const defer = deps.defer ?? ((fn: () => void) => queueMicrotask(fn))
   const visible = deps.isVisible ?? (() => true)
-  let socket: PushSocket | null = null
-  let open = false
-  let attempt = 0
-  let retryTimer: unknown = null
   let lastSent: string | null = null
   let syncQueued = false
 
@@ -83,8 +66,19 @@ export function createPushManager(deps: PushManagerDeps): PushManager {
   const needed = () =>
     (watches.size > 0 || outbidListeners.size > 0 || reminderListeners.size > 0) && visible()
 
+  const socket = reconnectingSocket({
+    url: deps.url,
+    createSocket: deps.createSocket,
+    setTimer: deps.setTimer,
+    clearTimer: deps.clearTimer,
+    wanted: needed,
+    onOpen: () => sendSubscribe(true),
+    onMessage: (data) => dispatch(data),
+    onClose: () => (lastSent = null),
+  })
+
   function sendSubscribe(force: boolean): void {
-    if (!socket || !open || socket.readyState !== OPEN) return
+    if (!socket.isOpen()) return
     const lotIds = union()
     const key = lotIds.join(',')
     if (!force && key === lastSent) return
@@ -92,54 +86,9 @@ export function createPushManager(deps: PushManagerDeps): PushManager {
     socket.send(JSON.stringify({ type: 'subscribe', lotIds }))
   }
 
-  function connect(): void {
-    if (socket || retryTimer !== null) return
-    let current: PushSocket
-    try {
-      current = deps.createSocket(deps.url())
-    } catch {
-      scheduleReconnect()
-      return
-    }
-    socket = current
-    current.onopen = () => {
-      if (socket !== current) return
-      open = true
-      attempt = 0
-      sendSubscribe(true)
-    }
-    current.onmessage = (event) => {
-      if (socket === current) dispatch(event.data)
-    }
-    current.onerror = () => undefined
-    current.onclose = () => {
-      if (socket !== current) return
-      socket = null
-      open = false
-      lastSent = null
-      if (needed()) scheduleReconnect()
-    }
-  }
-
-  function scheduleReconnect(): void {
-    if (retryTimer !== null) return
-    attempt += 1
-    retryTimer = deps.setTimer(() => {
-      retryTimer = null
-      if (needed()) connect()
-    }, reconnectDelay(attempt))
-  }
-
   function disconnect(): void {
-    if (retryTimer !== null) {
-      deps.clearTimer(retryTimer)
-      retryTimer = null
-    }
-    const current = socket
-    socket = null
-    open = false
+    socket.disconnect()
     lastSent = null
-    current?.close()
   }
 
   /** Brings the connection in line with what is wanted now. */
@@ -148,8 +97,8 @@ export function createPushManager(deps: PushManagerDeps): PushManager {
       disconnect()
       return
     }
-    if (!socket) connect()
-    else sendSubscribe(false)
+    socket.connect()
+    sendSubscribe(false)
   }
 
   function queueSync(): void {
@@ -204,12 +153,8 @@ export function createPushManager(deps: PushManagerDeps): PushManager {
     onOutbid: (listener) => listen(outbidListeners, listener),
     onReminder: (listener) => listen(reminderListeners, listener),
     visibilityChanged() {
-      if (visible() && retryTimer !== null) {
-        // Back on screen: try now rather than waiting out the backoff.
-        deps.clearTimer(retryTimer)
-        retryTimer = null
-        attempt = 0
-      }
+      // Back on screen: try now rather than waiting out the backoff.
+      if (visible()) socket.retryNow()
       sync()
     },
     subscribed: () => (lastSent ? lastSent.split(',').map(Number) : []),
@@ -238,26 +183,6 @@ export function pushSocketUrl(
   if (/^https?:\/\//.test(base)) return `${base.replace(/^http/, 'ws')}/ws`
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws'
   return `${scheme}://${location.host}${base.startsWith('/') ? base : `/${base}`}/ws`
-}
-
-/** Adapts a browser WebSocket to the manager's handler signatures. */
-function browserSocket(ws: WebSocket): PushSocket {
-  const socket: PushSocket = {
-    get readyState() {
-      return ws.readyState
-    },
-    send: (data) => ws.send(data),
-    close: () => ws.close(),
-    onopen: null,
-    onmessage: null,
-    onclose: null,
-    onerror: null,
-  }
-  ws.onopen = () => socket.onopen?.()
-  ws.onmessage = (event: MessageEvent) => socket.onmessage?.({ data: event.data })
-  ws.onclose = () => socket.onclose?.()
-  ws.onerror = () => socket.onerror?.()
-  return socket
 }
 
 let browserManager: PushManager | null = null

@@ -1,5 +1,5 @@
 import { ChatServerFrameSchema, type ChatServerFrame } from '@numisma/contracts/chat'
-import { reconnectDelay, type PushSocket } from '../push'
+import { browserSocket, reconnectingSocket, type WebSocketLike } from '../reconnecting-socket'
 
 /**
  * A chat socket (the collector's `/svc/push/chat`, the staff's `/svc/main/admin/chat/ws`): open
@@ -13,7 +13,7 @@ export interface ChatSocketDeps {
   onOpen: () => void
   /** The socket dropped (a reconnect is scheduled). */
   onClose?: () => void
-  createSocket?: (url: string) => PushSocket
+  createSocket?: (url: string) => WebSocketLike
   setTimer?: (fn: () => void, ms: number) => unknown
   clearTimer?: (handle: unknown) => void
 }
@@ -23,59 +23,25 @@ export interface ChatSocket {
 }
 
 export function openChatSocket(deps: ChatSocketDeps): ChatSocket {
-  const create = deps.createSocket ?? ((url: string) => browserSocket(new WebSocket(url)))
-  const setTimer = deps.setTimer ?? ((fn: () => void, ms: number) => window.setTimeout(fn, ms))
-  const clearTimer = deps.clearTimer ?? ((h: unknown) => window.clearTimeout(h as number))
-  let socket: PushSocket | null = null
-  let attempt = 0
-  let timer: unknown = null
   let closed = false
-
-  function connect(): void {
-    if (closed) return
-    let current: PushSocket
-    try {
-      current = create(deps.url)
-    } catch {
-      retry()
-      return
-    }
-    socket = current
-    current.onopen = () => {
-      attempt = 0
-      deps.onOpen()
-    }
-    current.onmessage = (event) => {
-      const frame = parseChatFrame(event.data)
+  const socket = reconnectingSocket({
+    url: () => deps.url,
+    createSocket: deps.createSocket ?? ((url: string) => browserSocket(new WebSocket(url))),
+    setTimer: deps.setTimer ?? ((fn: () => void, ms: number) => window.setTimeout(fn, ms)),
+    clearTimer: deps.clearTimer ?? ((h: unknown) => window.clearTimeout(h as number)),
+    wanted: () => !closed,
+    onOpen: deps.onOpen,
+    onMessage: (data) => {
+      const frame = parseChatFrame(data)
       if (frame) deps.onFrame(frame)
-    }
-    current.onerror = () => undefined
-    current.onclose = () => {
-      if (socket !== current) return
-      socket = null
-      deps.onClose?.()
-      retry()
-    }
-  }
-
-  function retry(): void {
-    if (closed || timer !== null) return
-    attempt += 1
-    timer = setTimer(() => {
-      timer = null
-      connect()
-    }, reconnectDelay(attempt))
-  }
-
-  connect()
+    },
+    onClose: deps.onClose,
+  })
+  socket.connect()
   return {
     close() {
       closed = true
-      if (timer !== null) clearTimer(timer)
-      timer = null
-      const current = socket
-      socket = null
-      current?.close()
+      socket.disconnect()
     },
   }
 }
@@ -104,23 +70,4 @@ export function socketUrl(
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws'
   const prefix = trimmed.startsWith('/') ? trimmed : `/${trimmed}`
   return `${scheme}://${location.host}${prefix}${path}`
-}
-
-function browserSocket(ws: WebSocket): PushSocket {
-  const socket: PushSocket = {
-    get readyState() {
-      return ws.readyState
-    },
-    send: (data) => ws.send(data),
-    close: () => ws.close(),
-    onopen: null,
-    onmessage: null,
-    onclose: null,
-    onerror: null,
-  }
-  ws.onopen = () => socket.onopen?.()
-  ws.onmessage = (event: MessageEvent) => socket.onmessage?.({ data: event.data })
-  ws.onclose = () => socket.onclose?.()
-  ws.onerror = () => socket.onerror?.()
-  return socket
 }
