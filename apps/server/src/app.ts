@@ -156,8 +156,8 @@ export interface AppOptions {
   env: 'development' | 'production'
   webDist: string
   logger?: FastifyServerOptions['logger']
-  /** Per-window limits; tests raise them, production keeps the defaults. */
-  rateLimit?: {
+  /** Per-window limits; tests raise them, production keeps the defaults (any one may be given). */
+  rateLimit?: Partial<{
     sms: number
     smsPerCaller: number
     login: number
@@ -166,7 +166,7 @@ export interface AppOptions {
     remittance?: number
     /** `POST /user/@setPayPass` per user in 15 minutes (default 10). */
     payPassword?: number
-  }
+  }>
   /**
    * Keys the payment password hashes (PAY_PASSWORD_PEPPER; server.ts refuses production without
    * it). Unset: a random one made once and kept in the settings table.
@@ -358,12 +358,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         : new MemoryNonceStore(clock)),
     findSession: (id) => passportRepo.findSession(id),
   }
-  const limits = options.rateLimit ?? {
+  const limits = {
     sms: 5,
     smsPerCaller: 30,
     login: 20,
     staffLogin: 10,
     payPassword: 10,
+    ...options.rateLimit,
   }
   const catalogRepo = new CatalogRepository(database.db)
   const catalog = new CatalogService(catalogRepo, clock)

@@ -81,6 +81,28 @@ describe.each(databases)('options from the environment on $name', (kind) => {
     })
   })
 
+  describe('sign-in codes per address (SMS_PER_ADDRESS_PER_HOUR)', () => {
+    let t: TestApp
+    beforeAll(async () => {
+      t = await appFromEnv(kind, {
+        WEB_DIST: '/nonexistent',
+        LOG_LEVEL: 'silent',
+        SMS_PER_ADDRESS_PER_HOUR: '2',
+      })
+    })
+    afterAll(() => t.close())
+
+    it('refuses the address its next code once it has had that many, whatever the numbers', async () => {
+      const send = (mobile: string) =>
+        t.call({ method: 'POST', path: '/passport/sms', body: { mobile } })
+      expect((await send('13900000001')).statusCode).toBe(200)
+      expect((await send('13900000002')).statusCode).toBe(200)
+      const third = await send('13900000003')
+      expect(third.statusCode).toBe(429)
+      expect(third.json()).toMatchObject({ code: 'RATE_LIMITED' })
+    })
+  })
+
   describe('request logs', () => {
     let t: TestApp
     const lines: string[] = []

@@ -50,6 +50,11 @@ const EnvSchema = z.object({
   WECHAT_API_BASE: z.url().optional(),
   /** Mount the platform sandbox (OAuth, tokens, tickets) at /svc/sandbox/wx; unset: on outside production. */
   WECHAT_MP_SANDBOX: z.enum(['true', 'false']).optional(),
+  /**
+   * Sign-in codes sent to any numbers from one address in an hour (default 30). Many phones share a
+   * carrier's address; a test server creating hundreds of users raises it.
+   */
+  SMS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).optional(),
   /** The customer-service chat's agent id (spec §3's fixed default peer). */
   CHAT_AGENT_ID: z.string().min(1).max(64).optional(),
 })
@@ -76,6 +81,8 @@ export interface Config {
   wechatPay: WechatPaySettings
   wechatMp: WechatMpSettings
   chatAgentId: string
+  /** Undefined: the app's default (30). */
+  smsPerAddressPerHour: number | undefined
 }
 
 /**
@@ -210,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     wechatPay: wechatPaySettings(mode, e),
     wechatMp: wechatMpSettings(mode, e),
     chatAgentId: e.CHAT_AGENT_ID ?? DEFAULT_CHAT_AGENT_ID,
+    smsPerAddressPerHour: e.SMS_PER_ADDRESS_PER_HOUR,
   }
 }
 
