@@ -600,6 +600,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     )
     app.decorate('mpSandbox', mpSandbox)
     await app.register(mpSandboxRoutes, { prefix: WX_SANDBOX_PREFIX, sandbox: mpSandbox })
+    // When that sandbox is our platform, a token or ticket cached in the database by an earlier run
+    // is one it no longer knows: every page's wx.config would be refused until the ticket expired.
+    const talksToOwnSandbox =
+      wechatMp.apiBase === undefined && options.wechatMp?.transport === undefined
+    if (talksToOwnSandbox) await wechatRepo.forgetTokens()
   }
   // Issue 11 · the customer-service chat (modules/chat, ADR 018): persisted, then over the bus to
   // the collector's sockets (/svc/push/chat) and staff's (/svc/main/admin/chat/ws) on every instance.

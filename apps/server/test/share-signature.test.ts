@@ -177,4 +177,28 @@ describe.each(databases)('share signature on $name', (kind) => {
     }
     expect((await sign(PAGE)).statusCode).toBe(200)
   })
+
+  it('forgets cached tokens when a server starts on its own sandbox, which forgot what it issued', async () => {
+    // A running server (`npm start`): no transport, no API base — its platform is the sandbox in
+    // its own process. Its database still holds the ticket an earlier run got.
+    expect((await sign(PAGE)).statusCode).toBe(200)
+    const before = await t.database.db
+      .selectFrom('platform_tokens')
+      .select(['name', 'expires_at'])
+      .execute()
+    expect(before.some((row) => row.expires_at > t.clock.now())).toBe(true)
+    const restarted = await buildApp({
+      database: { ...t.database, close: () => Promise.resolve() } satisfies Database,
+      clock: t.clock,
+      sms: new SandboxSmsSender(),
+      env: 'development',
+      webDist: '/nonexistent',
+    })
+    try {
+      const after = await t.database.db.selectFrom('platform_tokens').select('expires_at').execute()
+      expect(after.every((row) => row.expires_at === 0)).toBe(true)
+    } finally {
+      await restarted.close()
+    }
+  })
 })

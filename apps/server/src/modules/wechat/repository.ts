@@ -206,6 +206,14 @@ export class WechatRepository {
       .execute()
   }
 
+  /**
+   * Marks every stored token stale: for a server whose platform is the sandbox in its own process,
+   * which forgets what it issued when the process ends (app.ts, at start).
+   */
+  async forgetTokens(): Promise<void> {
+    await this.db.updateTable('platform_tokens').set({ expires_at: 0 }).execute()
+  }
+
   /** Marks a stored token stale when the platform refused it (only if it is still that one). */
   async expireToken(name: string, value: string): Promise<void> {
     await this.db
