@@ -105,6 +105,10 @@ describe('the customer-service chat', () => {
     const row = desk.locator(`[data-testid=desk-conversation]`, { hasText: user.mobile })
     await row.waitFor()
     expect(Number(await row.getAttribute('data-unread'))).toBe(2)
+    // The unread total over every conversation, loaded or not, heads the list.
+    expect(await desk.locator('[data-testid=desk-unread-total]').innerText()).toMatch(
+      /^\d+ 个会话有未读（\d+ 条）$/,
+    )
     await row.click()
     const pane = desk.locator('[data-testid=desk-pane]')
     await pane.locator('[data-testid=chat-card]').waitFor()

@@ -1,8 +1,10 @@
 import type { ChatCard, ChatMessage, ChatSend, StaffConversation } from '@numisma/contracts/chat'
 import { CHAT_TEXT_MAX } from '@numisma/contracts/chat'
 import { App, Button, Image, Input, Spin, Typography } from 'antd'
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { useEffect, useMemo, useRef } from 'react'
 import { ChatCardView } from '../components/chat-card-view'
+import { ChatPictureInput } from '../components/chat-picture-input'
+import { ChatRow, ChatTextBubble } from '../components/chat-row'
 import { inBackground } from '../lib/background'
 import { chatImageSrc, pictureDataUrl } from '../lib/chat/image'
 import {
@@ -13,6 +15,9 @@ import {
   timeLineParts,
   type PendingMessage,
 } from '../lib/chat/thread'
+import { useComposerText } from '../lib/chat/use-composer-text'
+import { usePendingSends } from '../lib/chat/use-pending-sends'
+import { useThreadScroll } from '../lib/chat/use-thread-scroll'
 import styles from './conversation-pane.module.css'
 import { STAFF_BASE } from './staff-api'
 import { useConversationMessages, useMarkConversationRead, useReply } from './staff-queries'
@@ -26,69 +31,34 @@ export function ConversationPane({ conversation }: { conversation: StaffConversa
   const { message: toast } = App.useApp()
   const messages = useConversationMessages(conversation.id)
   const reply = useReply(conversation.id)
-  const [pending, setPending] = useState<PendingMessage[]>([])
-  const [text, setText] = useState('')
+  const { pending, submit: submitPending } = usePendingSends(reply.mutateAsync)
   const picker = useRef<HTMLInputElement>(null)
-  const scroller = useRef<HTMLDivElement>(null)
-  const stick = useRef(true)
-  const olderAnchor = useRef<{ height: number; top: number } | null>(null)
 
   const stored = useMemo(() => threadMessages(messages.data?.pages ?? []), [messages.data])
   const items = threadItems(stored, stillPending(pending, stored))
   useMarkReadWhileVisible(conversation, stored, messages.isSuccess)
-
-  const oldestId = stored[0]?.id
-  const newestKey = items.at(-1)?.key
-  useLayoutEffect(() => {
-    const el = scroller.current
-    const anchor = olderAnchor.current
-    if (!el || !anchor) return
-    el.scrollTop = el.scrollHeight - anchor.height + anchor.top
-    olderAnchor.current = null
-  }, [oldestId])
-  useLayoutEffect(() => {
-    const el = scroller.current
-    if (el && stick.current) el.scrollTop = el.scrollHeight
-  }, [newestKey])
-
-  const keepNewestInView = () => {
-    const el = scroller.current
-    if (el && stick.current) el.scrollTop = el.scrollHeight
-  }
+  const thread = useThreadScroll(stored[0]?.id, items.at(-1)?.key)
+  const { scroller, keepNewestInView } = thread
 
   const loadOlder = () => {
-    const el = scroller.current
-    if (!el || !messages.hasNextPage || messages.isFetchingNextPage) return
-    olderAnchor.current = { height: el.scrollHeight, top: el.scrollTop }
+    if (!messages.hasNextPage || messages.isFetchingNextPage) return
+    thread.anchorOlder()
     inBackground(messages.fetchNextPage())
   }
 
-  const submit = async (send: ChatSend, shown: Pick<PendingMessage, 'preview' | 'card'> = {}) => {
-    stick.current = true
-    const entry: PendingMessage = {
-      clientId: send.clientId,
-      send,
-      state: 'sending',
-      ...shown,
-      createdAt: new Date().toISOString(),
-    }
-    setPending((list) => [...list.filter((p) => p.clientId !== entry.clientId), entry])
-    try {
-      await reply.mutateAsync(send)
-      setPending((list) => list.filter((p) => p.clientId !== entry.clientId))
-    } catch {
-      setPending((list) =>
-        list.map((p) => (p.clientId === entry.clientId ? { ...p, state: 'failed' } : p)),
-      )
-    }
+  const submit = (send: ChatSend, shown: Pick<PendingMessage, 'preview' | 'card'> = {}) => {
+    thread.stickToBottom()
+    return submitPending(send, shown)
   }
 
-  const sendText = () => {
-    const trimmed = text.trim()
-    if (trimmed === '') return
-    setText('')
-    inBackground(submit({ kind: 'text', clientId: newClientId(), text: trimmed }))
-  }
+  const {
+    text,
+    setText,
+    empty,
+    submit: sendText,
+  } = useComposerText((trimmed) =>
+    inBackground(submit({ kind: 'text', clientId: newClientId(), text: trimmed })),
+  )
 
   const sendPicture = async (file: File) => {
     let image: string
@@ -113,10 +83,7 @@ export function ConversationPane({ conversation }: { conversation: StaffConversa
       <div
         ref={scroller}
         className={styles.thread}
-        onScroll={() => {
-          const el = scroller.current
-          if (el) stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 96
-        }}
+        onScroll={thread.onScroll}
         data-testid="desk-thread"
       >
         {messages.isPending ? (
@@ -206,24 +173,12 @@ export function ConversationPane({ conversation }: { conversation: StaffConversa
           <Button onClick={() => picker.current?.click()} data-testid="desk-picture">
             {TEXT.picture}
           </Button>
-          <input
-            ref={picker}
-            type="file"
-            accept="image/*"
-            hidden
-            data-testid="desk-picture-input"
-            onChange={(event) => {
-              const file = event.target.files?.[0]
-              event.target.value = ''
-              if (file) inBackground(sendPicture(file))
-            }}
+          <ChatPictureInput
+            inputRef={picker}
+            testId="desk-picture-input"
+            onPicture={(file) => inBackground(sendPicture(file))}
           />
-          <Button
-            type="primary"
-            onClick={sendText}
-            disabled={text.trim() === ''}
-            data-testid="desk-send"
-          >
+          <Button type="primary" onClick={sendText} disabled={empty} data-testid="desk-send">
             {TEXT.send}
           </Button>
         </div>
@@ -261,17 +216,17 @@ function Row({
   children: React.ReactNode
 }) {
   return (
-    <li
-      className={mine ? `${styles.row} ${styles.mine}` : styles.row}
-      data-testid={testId}
-      data-from={mine ? 'agent' : 'user'}
-      data-state={state}
+    <ChatRow
+      from={mine ? 'agent' : 'user'}
+      mine={mine}
+      initial={
+        mine ? TEXT.agent.slice(0, 1) : (conversation.display || conversation.mobile).slice(0, 1)
+      }
+      testId={testId}
+      state={state}
     >
-      <span className={mine ? `${styles.avatar} ${styles.agent}` : styles.avatar} aria-hidden>
-        {mine ? TEXT.agent.slice(0, 1) : (conversation.display || conversation.mobile).slice(0, 1)}
-      </span>
-      <div className={styles.content}>{children}</div>
-    </li>
+      {children}
+    </ChatRow>
   )
 }
 
@@ -279,11 +234,7 @@ function Body({ message, onImageLoad }: { message: ChatMessage; onImageLoad: () 
   const mine = message.from === 'agent'
   switch (message.kind) {
     case 'text':
-      return (
-        <p className={mine ? `${styles.bubble} ${styles.mineBubble}` : styles.bubble}>
-          {message.text}
-        </p>
-      )
+      return <ChatTextBubble mine={mine}>{message.text}</ChatTextBubble>
     case 'image':
       return message.imageUrl ? (
         <Image

@@ -1,8 +1,10 @@
 import { CHAT_TEXT_MAX } from '@numisma/contracts/chat'
 import { Button, TextArea } from 'antd-mobile'
 import { PictureOutline } from 'antd-mobile-icons'
-import { useRef, useState } from 'react'
+import { useRef } from 'react'
 import { useTranslation } from 'react-i18next'
+import { ChatPictureInput } from '../../../components/chat-picture-input'
+import { useComposerText } from '../../../lib/chat/use-composer-text'
 import styles from './chat-composer.module.css'
 
 /** The input row: a picture from the phone, the text, 发送. */
@@ -14,14 +16,8 @@ export function ChatComposer({
   onPicture: (file: File) => void
 }) {
   const { t } = useTranslation()
-  const [text, setText] = useState('')
+  const { text, setText, empty, submit } = useComposerText(onText)
   const picker = useRef<HTMLInputElement>(null)
-  const trimmed = text.trim()
-  const submit = () => {
-    if (trimmed === '') return
-    onText(trimmed)
-    setText('')
-  }
   return (
     <div className={styles.row}>
       <button
@@ -33,19 +29,7 @@ export function ChatComposer({
       >
         <PictureOutline />
       </button>
-      <input
-        ref={picker}
-        type="file"
-        accept="image/*"
-        hidden
-        data-testid="chat-picture-input"
-        onChange={(event) => {
-          const file = event.target.files?.[0]
-          // Cleared so the same picture can be picked again.
-          event.target.value = ''
-          if (file) onPicture(file)
-        }}
-      />
+      <ChatPictureInput inputRef={picker} testId="chat-picture-input" onPicture={onPicture} />
       <TextArea
         className={styles.input}
         value={text}
@@ -60,7 +44,7 @@ export function ChatComposer({
         color="primary"
         size="small"
         className={styles.send}
-        disabled={trimmed === ''}
+        disabled={empty}
         onClick={submit}
         data-testid="chat-send"
       >

@@ -3,6 +3,7 @@ import { ImageViewer } from 'antd-mobile'
 import { CloseCircleFill } from 'antd-mobile-icons'
 import { useTranslation } from 'react-i18next'
 import { ChatCardView } from '../../../components/chat-card-view'
+import { ChatRow, ChatTextBubble } from '../../../components/chat-row'
 import { chatImageSrc } from '../../../lib/chat/image'
 import type { PendingMessage } from '../../../lib/chat/thread'
 import { getClientConfig } from '../../../lib/config'
@@ -83,18 +84,16 @@ function Row({
 }) {
   const { t } = useTranslation()
   return (
-    <li
-      className={mine ? `${styles.row} ${styles.mine}` : styles.row}
-      data-testid={testId}
-      data-from={mine ? 'user' : 'agent'}
-      data-id={id}
-      data-state={state}
+    <ChatRow
+      from={mine ? 'user' : 'agent'}
+      mine={mine}
+      initial={mine ? initial : t('chat.agent').slice(0, 1)}
+      testId={testId}
+      id={id}
+      state={state}
     >
-      <span className={mine ? `${styles.avatar} ${styles.me}` : styles.avatar} aria-hidden>
-        {mine ? initial : t('chat.agent').slice(0, 1)}
-      </span>
-      <div className={styles.content}>{children}</div>
-    </li>
+      {children}
+    </ChatRow>
   )
 }
 
@@ -115,9 +114,7 @@ function Body({
   const { t } = useTranslation()
   switch (kind) {
     case 'text':
-      return (
-        <p className={mine ? `${styles.bubble} ${styles.mineBubble}` : styles.bubble}>{text}</p>
-      )
+      return <ChatTextBubble mine={mine}>{text}</ChatTextBubble>
     case 'image': {
       if (!image) return null
       // Under the push base, not main: an <img> (and the zoom's) cannot send the signed headers

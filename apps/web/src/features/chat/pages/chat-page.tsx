@@ -1,7 +1,7 @@
 import type { ChatCard, ChatMessage, ChatSend } from '@numisma/contracts/chat'
 import { COOKIE } from '@numisma/contracts/cookies'
 import { Skeleton } from 'antd-mobile'
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { useEffect, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate, useSearchParams } from 'react-router'
 import { LoadFailed } from '../../../components/load-failed'
@@ -16,6 +16,8 @@ import {
   timeLineParts,
   type PendingMessage,
 } from '../../../lib/chat/thread'
+import { usePendingSends } from '../../../lib/chat/use-pending-sends'
+import { useThreadScroll } from '../../../lib/chat/use-thread-scroll'
 import { getClientConfig } from '../../../lib/config'
 import { browserCookies } from '../../../lib/cookies'
 import { showToast } from '../../../lib/toast'
@@ -40,8 +42,6 @@ export function itemRefOf(params: URLSearchParams): ItemRef | null {
   return productNo ? { kind: 'mall', ref: productNo } : null
 }
 
-/** Near the bottom: a new message scrolls into view (further up, the reader is reading history). */
-const STICK_PX = 96
 /** Near the top: the older page is fetched. */
 const OLDER_PX = 48
 
@@ -62,7 +62,7 @@ export function ChatPage() {
   const messages = useChatMessages()
   const connected = useChatLive()
   const send = useSendChatMessage()
-  const [pending, setPending] = useState<PendingMessage[]>([])
+  const { pending, submit: submitPending } = usePendingSends(send.mutateAsync)
 
   const display = browserCookies.get(COOKIE.display) ?? ''
   const userId = browserCookies.get(COOKIE.userId) ?? ''
@@ -74,62 +74,20 @@ export function ChatPage() {
   const items = threadItems(stored, waiting)
   useMarkReadWhileVisible(stored, messages.isSuccess)
 
-  const scroller = useRef<HTMLDivElement>(null)
-  const stick = useRef(true)
-  const olderAnchor = useRef<{ height: number; top: number } | null>(null)
-  const oldestId = stored[0]?.id
-  const newestKey = items.at(-1)?.key
-
-  // An older page arrived above: keep the message the reader was looking at where it was.
-  useLayoutEffect(() => {
-    const el = scroller.current
-    const anchor = olderAnchor.current
-    if (!el || !anchor) return
-    el.scrollTop = el.scrollHeight - anchor.height + anchor.top
-    olderAnchor.current = null
-  }, [oldestId])
-
-  useLayoutEffect(() => {
-    const el = scroller.current
-    if (el && stick.current) el.scrollTop = el.scrollHeight
-  }, [newestKey])
-
-  const keepNewestInView = () => {
-    const el = scroller.current
-    if (el && stick.current) el.scrollTop = el.scrollHeight
-  }
+  const thread = useThreadScroll(stored[0]?.id, items.at(-1)?.key)
+  const { scroller, keepNewestInView } = thread
 
   const onScroll = () => {
-    const el = scroller.current
-    if (!el) return
-    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX
-    if (el.scrollTop < OLDER_PX && messages.hasNextPage && !messages.isFetchingNextPage) {
-      olderAnchor.current = { height: el.scrollHeight, top: el.scrollTop }
+    const el = thread.onScroll()
+    if (el && el.scrollTop < OLDER_PX && messages.hasNextPage && !messages.isFetchingNextPage) {
+      thread.anchorOlder()
       inBackground(messages.fetchNextPage())
     }
   }
 
-  const submit = async (
-    message: ChatSend,
-    shown: Pick<PendingMessage, 'preview' | 'card'> = {},
-  ) => {
-    stick.current = true
-    const entry: PendingMessage = {
-      clientId: message.clientId,
-      send: message,
-      state: 'sending',
-      ...shown,
-      createdAt: new Date().toISOString(),
-    }
-    setPending((list) => [...list.filter((p) => p.clientId !== entry.clientId), entry])
-    try {
-      await send.mutateAsync(message)
-      setPending((list) => list.filter((p) => p.clientId !== entry.clientId))
-    } catch {
-      setPending((list) =>
-        list.map((p) => (p.clientId === entry.clientId ? { ...p, state: 'failed' } : p)),
-      )
-    }
+  const submit = (message: ChatSend, shown: Pick<PendingMessage, 'preview' | 'card'> = {}) => {
+    thread.stickToBottom()
+    return submitPending(message, shown)
   }
 
   const sendPicture = async (file: File) => {
