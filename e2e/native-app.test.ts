@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { baseUrl, clientConfig, createUser, launchBrowser, PHONE, screenshot } from './fixtures'
 import { WX_STATE_KEY } from '../apps/web/src/lib/in-app/wx-oauth'
-import { nativeAppContext, nativeLogin, nativeLogout } from './tools/native-app'
+import { nativeAppContext, nativeCancelLogin, nativeLogin, nativeLogout } from './tools/native-app'
 
 let browser: Browser
 
@@ -70,6 +70,45 @@ describe('inside the native app (spec §2, DESIGN §7)', () => {
     expect((await cookiesOf(context))[COOKIE.userId]).toBe(String(user.userId))
     expect(app.loginRequests).toHaveLength(1)
     expect(refused).toEqual([])
+    await context.close()
+  })
+
+  it('shows a signed-out page when the app’s login is closed, and signs in from it', async () => {
+    const { context, app } = await nativeAppContext(browser)
+    const page = await context.newPage()
+    const refused = refusedCalls(page)
+    await page.goto('/ucenter')
+    await expect.poll(() => app.loginRequests).toEqual(['/ucenter'])
+    await nativeCancelLogin(page)
+    // Not an endless spinner: the page says it needs a sign-in and offers it again.
+    const signedOut = page.locator('[data-testid=signed-out]')
+    await signedOut.waitFor()
+    await expect(page.getByText('需要登录后查看').count()).resolves.toBe(1)
+    await expect(page.locator('[role=status]').count()).resolves.toBe(0)
+    await screenshot(page, 'native-login-cancelled')
+
+    await signedOut.getByRole('button', { name: '去登录' }).click()
+    await expect.poll(() => app.loginRequests).toEqual(['/ucenter', '/ucenter'])
+    const user = await createUser()
+    const reloaded = page.waitForEvent('load')
+    await nativeLogin(page, user)
+    await reloaded
+    await page.locator('[data-testid=ucenter-balance] [data-fen]').waitFor()
+    expect(new URL(page.url()).pathname).toBe('/ucenter')
+    expect(refused).toEqual([])
+    await context.close()
+  })
+
+  it('goes home from the signed-out page, its tab bar shown', async () => {
+    const { context, app } = await nativeAppContext(browser)
+    const page = await context.newPage()
+    await page.goto('/myOrder?tab=pay')
+    await expect.poll(() => app.loginRequests).toHaveLength(1)
+    await nativeCancelLogin(page)
+    await page.locator('[data-testid=signed-out]').getByRole('button', { name: '返回首页' }).click()
+    await page.locator('[data-testid=home-search]').waitFor()
+    expect(new URL(page.url()).pathname).toBe('/')
+    await expect(page.getByText('我的', { exact: true }).first().isVisible()).resolves.toBe(true)
     await context.close()
   })
 

@@ -34,6 +34,8 @@ export interface NativeAppState {
   readonly calls: NativeCall[]
   /** The `redirect` of each `login` call: the native login screen was asked for. */
   readonly loginRequests: string[]
+  /** The ids of `login` calls whose screen is still open: answered by nativeLogin or nativeCancelLogin. */
+  readonly openLogins: string[]
   /** The share info of each `share` call (for the sharing journeys). */
   readonly shared: ShareInfo[]
   /** What the share sheet answers: shared, cancelled, or failed. */
@@ -70,6 +72,7 @@ export async function nativeAppContext(
     userData: null,
     calls: [],
     loginRequests: [],
+    openLogins: [],
     shared: [],
     shareOutcome: 'shared',
     answers: options.answers ?? true,
@@ -120,9 +123,11 @@ function answer(app: NativeAppState, json: unknown): string | null {
     case 'getUserData':
       return reply({ ok: true, result: app.userData })
     case 'login':
-      // The login screen opens; how it ends is the test's move (nativeLogin or nothing).
+      // The login screen opens; its reply comes when it closes: the test's move (nativeLogin,
+      // nativeCancelLogin, or nothing).
       app.loginRequests.push(call.redirect)
-      return reply({ ok: true, result: null })
+      app.openLogins.push(call.id)
+      return null
     case 'share':
       app.shared.push(call.info)
       return app.shareOutcome === 'failed'
@@ -162,7 +167,10 @@ function appOf(page: Page): NativeAppState {
 }
 
 async function sendLoginStatus(page: Page, loggedIn: boolean): Promise<void> {
-  const event: NativeMessage = { type: 'loginStatus', loggedIn }
+  await send(page, { type: 'loginStatus', loggedIn })
+}
+
+async function send(page: Page, event: NativeMessage): Promise<void> {
   await page.evaluate(
     ({ receiver, json }) => {
       const receive = (globalThis as unknown as Record<string, unknown>)[receiver]
@@ -173,10 +181,29 @@ async function sendLoginStatus(page: Page, loggedIn: boolean): Promise<void> {
   )
 }
 
-/** The app's user finishes the native login screen as `user`: sid stored, data held, event sent. */
+/** The login screens open on the page's behalf close: each `login` call gets its reply. */
+async function closeLogins(page: Page, loggedIn: boolean): Promise<void> {
+  const app = appOf(page)
+  for (const id of app.openLogins.splice(0)) {
+    await send(page, { type: 'reply', id, ok: true, result: { loggedIn } })
+  }
+}
+
+/**
+ * The app's user finishes the native login screen as `user`: sid stored, data held, the `login`
+ * call answered, the event sent.
+ */
 export async function nativeLogin(page: Page, user: TestUser): Promise<void> {
   await signInApp(page.context(), appOf(page), user)
+  await closeLogins(page, true)
   await sendLoginStatus(page, true)
+}
+
+/** The app's user closes the native login screen without signing in. */
+export async function nativeCancelLogin(page: Page): Promise<void> {
+  const app = appOf(page)
+  if (app.openLogins.length === 0) throw new Error('no login screen is open')
+  await closeLogins(page, false)
 }
 
 /** The app's user signs out in the app: sid gone, no user data, event sent. */

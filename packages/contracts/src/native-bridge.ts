@@ -14,7 +14,11 @@ import { ShareInfoSchema } from './share'
 export const NativeCallSchema = z.discriminatedUnion('method', [
   /** The signed-in user's data, or null when signed out of the app. */
   z.object({ id: z.string(), method: z.literal('getUserData') }),
-  /** Opens the app's own login screen; the outcome arrives as a `loginStatus` event. */
+  /**
+   * Opens the app's own login screen. Its reply comes when that screen closes, with
+   * {@link NativeLoginResult}: signed in (the app also sends `loginStatus`, and the page reloads)
+   * or not (the user closed the screen; the page shows that it needs a sign-in).
+   */
   z.object({ id: z.string(), method: z.literal('login'), redirect: z.string() }),
   /** The app's share sheet with the page's share info (spec §3). */
   z.object({ id: z.string(), method: z.literal('share'), info: ShareInfoSchema }),
@@ -39,13 +43,20 @@ export const NativeUserDataSchema = z.object({
 })
 export type NativeUserData = z.infer<typeof NativeUserDataSchema>
 
+/** The `login` reply's result, sent when the app's login screen closes. */
+export const NativeLoginResultSchema = z.object({ loggedIn: z.boolean() })
+export type NativeLoginResult = z.infer<typeof NativeLoginResultSchema>
+
 /** What the app sends the page: a reply to a call, or an event. */
 export const NativeMessageSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('reply'),
     id: z.string(),
     ok: z.boolean(),
-    /** `getUserData`: NativeUserData or null; `share`: `{ shared: boolean }`; `login`: null. */
+    /**
+     * `getUserData`: NativeUserData or null; `share`: `{ shared: boolean }`; `login`:
+     * NativeLoginResult, once the login screen closes.
+     */
     result: z.unknown().optional(),
     error: z.string().optional(),
   }),

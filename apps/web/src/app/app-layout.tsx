@@ -1,13 +1,15 @@
-import { lazy, Suspense, useEffect } from 'react'
+import { lazy, Suspense, useEffect, useState } from 'react'
 import { KeepAlive } from 'keepalive-for-react'
 import { useTranslation } from 'react-i18next'
 import { useLocation, useMatches, useOutlet } from 'react-router'
 import { PageLoading } from '../components/page-loading'
+import { inBackground } from '../lib/background'
 import { browserCookies, readSession } from '../lib/cookies'
 import { guardFromCookies } from '../lib/guard'
 import { currentInAppEnvironment } from '../lib/in-app/environment'
-import { startSignIn } from '../lib/in-app/sign-in'
+import { requestSignIn } from '../lib/in-app/sign-in'
 import { PageLocation } from './page-location'
+import { SignedOutPage } from './signed-out-page'
 import { keepAlivePatterns, NOT_FOUND_ROUTE, ROUTES, titleFor, type RouteMeta } from './routes'
 
 /** Signed-in users only; its own chunk so an anonymous first load does not carry push. */
@@ -52,16 +54,35 @@ export function AppLayout({ debugTools }: { debugTools: boolean }) {
     document.title = i18n.language === 'en' ? title.en : title.zh
   }, [title, i18n.language])
 
+  // Each visit and each 去登录 press is a new attempt; the attempt whose sign-in came back
+  // without a user (native app only) shows the signed-out page until the next one.
+  const [attempt, setAttempt] = useState(0)
+  const attemptKey = signInFor === null ? null : `${location.key} ${attempt}`
+  const [signedOutAt, setSignedOutAt] = useState<string | null>(null)
   useEffect(() => {
+    if (signInFor === null || attemptKey === null) return
+    let current = true
     // Replacing the guarded URL: the sign-in page is a separate app, the platform's OAuth a round
-    // trip; in the native app the page stays and reloads on the app's login-status event.
-    if (signInFor !== null) startSignIn(signInFor, 'replace')
-  }, [signInFor])
+    // trip; in the native app the page stays and reloads on the app's login-status event, or
+    // learns that the login screen was closed.
+    inBackground(
+      requestSignIn(signInFor, 'replace').then((outcome) => {
+        if (current && (outcome === 'cancelled' || outcome === 'failed')) setSignedOutAt(attemptKey)
+      }),
+    )
+    return () => {
+      current = false
+    }
+  }, [signInFor, attemptKey])
 
   return (
     <>
       {signInFor !== null ? (
-        <PageLoading />
+        signedOutAt === attemptKey ? (
+          <SignedOutPage onSignIn={() => setAttempt((n) => n + 1)} />
+        ) : (
+          <PageLoading />
+        )
       ) : (
         <KeepAlive activeCacheKey={cacheKey} include={KEEP_ALIVE} max={KEEP_ALIVE_MAX}>
           <Suspense fallback={<PageLoading />}>

@@ -5,7 +5,12 @@ import {
   type NativeCall,
   type NativeUserData,
 } from '@numisma/contracts/native-bridge'
-import { createNativeBridge, NativeBridgeError, type BridgeHost } from './native-bridge'
+import {
+  createNativeBridge,
+  NATIVE_LOGIN_TIMEOUT_MS,
+  NativeBridgeError,
+  type BridgeHost,
+} from './native-bridge'
 
 const USER: NativeUserData = {
   id: 'sess-1',
@@ -56,10 +61,30 @@ describe('createNativeBridge', () => {
     expect(app.calls.map((c) => c.method)).toEqual(['getUserData', 'login'])
     expect(app.calls[1]).toMatchObject({ redirect: '/myOrder' })
     expect(app.calls[0]?.id).not.toBe(app.calls[1]?.id)
-    app.reply(app.calls[1], { ok: true, result: null })
+    app.reply(app.calls[1], { ok: true, result: { loggedIn: true } })
     app.reply(app.calls[0], { ok: true, result: USER })
     await expect(data).resolves.toEqual(USER)
-    await expect(login).resolves.toBeUndefined()
+    await expect(login).resolves.toEqual({ loggedIn: true })
+  })
+
+  it('answers login when the app’s login screen closes: cancelled is loggedIn false', async () => {
+    const app = fakeApp()
+    const login = createNativeBridge(app.host, { timeoutMs: 10_000 })?.login('/ucenter')
+    // A user typing an SMS code takes longer than an ordinary call's timeout.
+    await vi.advanceTimersByTimeAsync(60_000)
+    app.reply(app.calls[0], { ok: true, result: { loggedIn: false } })
+    await expect(login).resolves.toEqual({ loggedIn: false })
+  })
+
+  it('rejects a login reply without its outcome, and a login screen that never closes', async () => {
+    const app = fakeApp()
+    const bridge = createNativeBridge(app.host)
+    const bare = bridge?.login('/ucenter')
+    app.reply(app.calls[0], { ok: true, result: null })
+    await expect(bare).rejects.toMatchObject({ reason: 'malformed' })
+    const hung = bridge?.login('/ucenter').catch((e: unknown) => e)
+    await vi.advanceTimersByTimeAsync(NATIVE_LOGIN_TIMEOUT_MS)
+    expect(await hung).toMatchObject({ method: 'login', reason: 'timeout' })
   })
 
   it('reads a signed-out app as null user data', async () => {

@@ -1,8 +1,10 @@
 import { NATIVE_BRIDGE_GLOBAL, NATIVE_RECEIVER_GLOBAL } from '@numisma/contracts/in-app'
 import { z } from 'zod'
 import {
+  NativeLoginResultSchema,
   NativeMessageSchema,
   NativeUserDataSchema,
+  type NativeLoginResult,
   type NativeCall,
   type NativeMethod,
   type NativeUserData,
@@ -17,11 +19,17 @@ import { currentInAppEnvironment } from './environment'
  * crashed handler) cannot hold the page forever.
  */
 export const NATIVE_CALL_TIMEOUT_MS = 10_000
+/**
+ * `login` answers when the app's login screen closes, after the user's SMS round trip, so it waits
+ * longer. An app that never answers still ends in the page's signed-out state, underneath the
+ * login screen if it is still open: a later login still reloads the page through `loginStatus`.
+ */
+export const NATIVE_LOGIN_TIMEOUT_MS = 5 * 60_000
 
-/** What each method's reply carries once checked (contracts: `login` answers null). */
+/** What each method's reply carries once checked. */
 const RESULT_SCHEMAS = {
   getUserData: NativeUserDataSchema.nullable(),
-  login: z.null().optional(),
+  login: NativeLoginResultSchema,
   share: z.object({ shared: z.boolean() }),
 } satisfies Record<NativeMethod, z.ZodType>
 
@@ -43,8 +51,11 @@ export class NativeBridgeError extends Error {
 export interface NativeBridgeClient {
   call<M extends NativeMethod>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>>
   getUserData(): Promise<NativeUserData | null>
-  /** Opens the app's login screen; its outcome arrives later as a `loginStatus` event. */
-  login(redirect: string): Promise<void>
+  /**
+   * Opens the app's login screen; settles when it closes. Signed in: a `loginStatus` event
+   * follows and the page reloads.
+   */
+  login(redirect: string): Promise<NativeLoginResult>
   share(info: ShareInfo): Promise<{ shared: boolean }>
   /** Returns the unsubscribe function. */
   onLoginStatus(listener: (loggedIn: boolean) => void): () => void
@@ -104,11 +115,12 @@ export function createNativeBridge(
 
   function call<M extends NativeMethod>(method: M, params: ParamsOf<M>): Promise<ResultOf<M>> {
     const id = newId()
+    const waitMs = method === 'login' ? Math.max(timeoutMs, NATIVE_LOGIN_TIMEOUT_MS) : timeoutMs
     return new Promise<ResultOf<M>>((resolve, reject) => {
       const timer = setTimeout(() => {
         pending.delete(id)
         reject(new NativeBridgeError(method, 'timeout'))
-      }, timeoutMs)
+      }, waitMs)
       pending.set(id, (reply) => {
         clearTimeout(timer)
         if (!reply.ok) {
@@ -132,9 +144,7 @@ export function createNativeBridge(
   return {
     call,
     getUserData: () => call('getUserData', {}),
-    login: async (redirect) => {
-      await call('login', { redirect })
-    },
+    login: (redirect) => call('login', { redirect }),
     share: (info) => call('share', { info }),
     onLoginStatus: (listener) => {
       listeners.add(listener)

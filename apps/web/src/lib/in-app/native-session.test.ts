@@ -30,7 +30,7 @@ function fakeBridge(getUserData: () => Promise<NativeUserData | null>) {
   const bridge: NativeBridgeClient = {
     call: () => Promise.reject(new Error('not used')),
     getUserData,
-    login: () => Promise.resolve(),
+    login: () => Promise.resolve({ loggedIn: false }),
     share: () => Promise.resolve({ shared: true }),
     onLoginStatus: (listener) => {
       listeners.add(listener)

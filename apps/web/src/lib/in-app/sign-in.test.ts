@@ -7,7 +7,9 @@ const WANTED = '/myOrder?tab=pay#top'
 const WECHAT = { appId: 'wx-app-1', authorizeUrl: 'https://open.example/connect/oauth2/authorize' }
 const ORIGIN = 'https://shop.example'
 
-function fakeBridge(login: (redirect: string) => Promise<void>): NativeBridgeClient {
+function fakeBridge(
+  login: (redirect: string) => Promise<{ loggedIn: boolean }>,
+): NativeBridgeClient {
   return {
     call: () => Promise.reject(new Error('not used')),
     getUserData: () => Promise.resolve(null),
@@ -33,31 +35,37 @@ describe('dispatchSignIn', () => {
   it('sends a browser or the microblog app to the passport page', async () => {
     for (const environment of ['browser', 'microblog'] as const) {
       const d = deps({ environment })
-      await dispatchSignIn(WANTED, d)
+      await expect(dispatchSignIn(WANTED, d)).resolves.toBe('left')
       expect(d.went).toEqual(['/passport?redirect=%2FmyOrder%3Ftab%3Dpay%23top'])
     }
   })
 
   it('asks the native app for its login screen and stays on the page', async () => {
-    const login = vi.fn(() => Promise.resolve())
+    const login = vi.fn(() => Promise.resolve({ loggedIn: true }))
     const d = deps({ environment: 'native', bridge: () => Promise.resolve(fakeBridge(login)) })
-    await dispatchSignIn(WANTED, d)
+    await expect(dispatchSignIn(WANTED, d)).resolves.toBe('signed-in')
     expect(login).toHaveBeenCalledWith(WANTED)
     expect(d.went).toEqual([])
   })
 
-  it('falls back to the passport page when the native bridge is missing or fails', async () => {
-    const missing = deps({ environment: 'native' })
-    await dispatchSignIn(WANTED, missing)
+  it('reports a cancelled or failed native login and stays on the page', async () => {
+    const cancelled = deps({
+      environment: 'native',
+      bridge: () => Promise.resolve(fakeBridge(() => Promise.resolve({ loggedIn: false }))),
+    })
+    await expect(dispatchSignIn(WANTED, cancelled)).resolves.toBe('cancelled')
     const failing = deps({
       environment: 'native',
       bridge: () => Promise.resolve(fakeBridge(() => Promise.reject(new Error('timeout')))),
     })
-    await dispatchSignIn(WANTED, failing)
-    expect([...missing.went, ...failing.went]).toEqual([
-      '/passport?redirect=%2FmyOrder%3Ftab%3Dpay%23top',
-      '/passport?redirect=%2FmyOrder%3Ftab%3Dpay%23top',
-    ])
+    await expect(dispatchSignIn(WANTED, failing)).resolves.toBe('failed')
+    expect([...cancelled.went, ...failing.went]).toEqual([])
+  })
+
+  it('falls back to the passport page when the native app injected no bridge', async () => {
+    const missing = deps({ environment: 'native' })
+    await expect(dispatchSignIn(WANTED, missing)).resolves.toBe('left')
+    expect(missing.went).toEqual(['/passport?redirect=%2FmyOrder%3Ftab%3Dpay%23top'])
   })
 
   it('sends the messaging app to the platform’s authorize page with a stored state', async () => {

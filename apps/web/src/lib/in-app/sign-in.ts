@@ -1,3 +1,4 @@
+import { inBackground } from '../background'
 import { getClientConfig } from '../config'
 import { signInUrl } from '../guard'
 import { currentInAppEnvironment, type InAppEnvironment } from './environment'
@@ -21,34 +22,56 @@ export interface SignInDeps {
   navigate: (url: string) => void
 }
 
-export async function dispatchSignIn(wanted: string, deps: SignInDeps): Promise<void> {
+/**
+ * How a sign-in ended for the page: it left for a sign-in page (`left`); the app signed in and its
+ * `loginStatus` reload is coming (`signed-in`); the user closed the app's login screen
+ * (`cancelled`) or the app refused or never answered (`failed`) — the page stays, signed out.
+ */
+export type SignInOutcome = 'left' | 'signed-in' | 'cancelled' | 'failed'
+
+export async function dispatchSignIn(wanted: string, deps: SignInDeps): Promise<SignInOutcome> {
   if (deps.environment === 'native') {
-    try {
-      const bridge = await deps.bridge()
-      if (!bridge) throw new Error('no bridge')
-      await bridge.login(wanted)
-      return
-    } catch {
-      // An app that refuses or does not answer: the passport page still signs the web view in.
+    const bridge = await deps.bridge().catch(() => undefined)
+    // Without a bridge (an app build that injects none) the passport page signs the web view in.
+    if (bridge) {
+      try {
+        const { loggedIn } = await bridge.login(wanted)
+        return loggedIn ? 'signed-in' : 'cancelled'
+      } catch {
+        // Not the passport page: the user asked for the app's own login, and may ask again.
+        return 'failed'
+      }
     }
   }
   if (deps.environment === 'messaging') {
     const url = deps.wxAuthorizeUrl(wanted)
     if (url !== undefined) {
       deps.navigate(url)
-      return
+      return 'left'
     }
   }
   deps.navigate(signInUrl(wanted))
+  return 'left'
 }
 
-/** Signs in where the page runs, coming back to `wanted` (pathname + search + hash). */
+/**
+ * Signs in where the page runs, coming back to `wanted` (pathname + search + hash). For the buttons
+ * that need a user: in the native app a cancelled login leaves their page as it was.
+ */
 export function startSignIn(wanted: string, leave: 'assign' | 'replace' = 'assign'): void {
+  inBackground(requestSignIn(wanted, leave))
+}
+
+/**
+ * {@link startSignIn} with its outcome, which matters only in the native app, where the page stays:
+ * the guard shows its signed-out state on `cancelled` or `failed`.
+ */
+export function requestSignIn(wanted: string, leave: 'assign' | 'replace'): Promise<SignInOutcome> {
   const navigate = (url: string) => {
     if (leave === 'replace') window.location.replace(url)
     else window.location.assign(url)
   }
-  dispatchSignIn(wanted, {
+  return dispatchSignIn(wanted, {
     environment: currentInAppEnvironment(),
     bridge: () => import('./native-bridge').then((bridge) => bridge.nativeBridge()),
     wxAuthorizeUrl: (to) =>
@@ -63,5 +86,6 @@ export function startSignIn(wanted: string, leave: 'assign' | 'replace' = 'assig
   }).catch(() => {
     // Storage or configuration out of reach (a locked-down web view): the passport page works anywhere.
     navigate(signInUrl(wanted))
+    return 'left' as const
   })
 }

@@ -504,6 +504,12 @@ export const en: Messages = {
     bookingCancelled: 'Booking cancelled',
   },
   notFound: { description: 'This page does not exist or has been removed' },
+  // The guard's page when the native app's login was closed or failed (issue 11).
+  signedOut: {
+    title: 'Sign in to view this page',
+    description: 'Sign-in was not completed. Sign in to see this page.',
+    signIn: 'Sign in',
+  },
   rules: {
     intro: 'Please read this notice before bidding. Placing a bid means you accept it.',
     stepsTitle: '1. Increments',

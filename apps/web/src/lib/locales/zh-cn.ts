@@ -476,6 +476,12 @@ export const zhCN = {
     bookingCancelled: '预约已取消',
   },
   notFound: { description: '您访问的页面不存在或已下架' },
+  // The guard's page when the native app's login was closed or failed (issue 11).
+  signedOut: {
+    title: '需要登录后查看',
+    description: '登录未完成，登录后即可查看此页面',
+    signIn: '去登录',
+  },
   rules: {
     intro: '参与竞买前，请仔细阅读以下须知。出价即表示您已阅读并同意本须知。',
     stepsTitle: '一、加价幅度',
