@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { AppError } from '../../platform/errors'
 import { type Artwork, renderArtwork } from './artwork'
+import { createSharePngCache } from './share-png'
 
 /** Unsigned: images are loaded by <img> tags, which cannot sign. The URL carries the parameters. */
 export const MEDIA_PREFIX = '/svc/media'
@@ -49,26 +50,37 @@ export function parseArtwork(token: string): Artwork | null {
   }
 }
 
+/** A year and never revalidated: the URL is the picture's whole content. */
+const IMMUTABLE = 'public, max-age=31536000, immutable'
+
 export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
+  const sharePngs = createSharePngCache()
   app.get(
     '/art/:token',
     {
       schema: {
         tags: ['media'],
-        summary: 'A generated picture of a coin, a banknote or a collecting supply (SVG)',
+        summary:
+          'A generated picture of a coin, a banknote or a collecting supply: SVG, or with .png ' +
+          'a 300×300 PNG for share cards (the messaging platform and the native share sheet draw no SVG)',
         params: z.object({
           token: z
             .string()
             .max(2048)
-            .regex(/^[A-Za-z0-9_-]+\.svg$/),
+            .regex(/^[A-Za-z0-9_-]+\.(svg|png)$/),
         }),
       },
     },
-    (request, reply) => {
-      const art = parseArtwork(request.params.token.slice(0, -4))
+    async (request, reply) => {
+      const { token } = request.params
+      const art = parseArtwork(token.slice(0, -4))
       if (!art) throw new AppError('NOT_FOUND')
+      if (token.endsWith('.png')) {
+        const png = await sharePngs.get(token, () => renderArtwork(art))
+        return reply.header('cache-control', IMMUTABLE).type('image/png').send(png)
+      }
       return reply
-        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('cache-control', IMMUTABLE)
         .type('image/svg+xml; charset=utf-8')
         .send(renderArtwork(art))
     },
