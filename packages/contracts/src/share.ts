@@ -11,5 +11,10 @@ export const ShareInfoSchema = z.object({
   desc: z.string().max(240),
   link: z.url().max(2048),
   imgUrl: z.url().max(2048),
+  /**
+   * The title for the messaging app's timeline, whose card shows no description: the title with
+   * the price, on pages that have one (issue 11). Absent: the timeline uses `title`.
+   */
+  timelineTitle: z.string().min(1).max(120).optional(),
 })
 export type ShareInfo = z.infer<typeof ShareInfoSchema>

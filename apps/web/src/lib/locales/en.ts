@@ -733,6 +733,9 @@ export const en: Messages = {
   share: {
     button: 'Share',
     lotDesc: '{{label}} ¥{{price}} · {{special}}',
+    // The timeline card shows the title only: the price joins it (issue 11).
+    timelineTitle: '{{title}} · {{price}}',
+    priceLine: '{{label}} ¥{{price}}',
     mallDesc: 'Price ¥{{price}}',
     specialDesc: 'Opens {{start}} · first lot closes {{end}}',
     copied: 'Link copied — go and share it',

@@ -696,6 +696,9 @@ export const zhCN = {
   share: {
     button: '分享',
     lotDesc: '{{label}} ¥{{price}} · {{special}}',
+    // The timeline card shows the title only: the price joins it (issue 11).
+    timelineTitle: '{{title}} · {{price}}',
+    priceLine: '{{label}} ¥{{price}}',
     mallDesc: '售价 ¥{{price}}',
     specialDesc: '{{start}} 开拍 · {{end}} 首件结拍',
     copied: '链接已复制，快去分享吧',

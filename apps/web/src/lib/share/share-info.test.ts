@@ -68,6 +68,8 @@ describe('lotShare', () => {
       desc: '当前价 ¥123,456.78 · 秋季钱币专场',
       link: 'https://shop.example/productDetail?id=7',
       imgUrl: 'https://shop.example/media/lot-7-front.jpg',
+      // The timeline card shows the title only: the price goes into it.
+      timelineTitle: '光绪元宝 七钱二分 · 当前价 ¥123,456.78',
     })
     expect(ShareInfoSchema.parse(info)).toEqual(info)
   })
@@ -92,6 +94,7 @@ describe('mallItemShare and specialShare', () => {
       'https://shop.example/productDetail?productNo=M1',
     )
     expect(info.desc).toBe('售价 ¥880.00')
+    expect(info.timelineTitle).toBe('民国三年袁大头 · 售价 ¥880.00')
     expect(info.imgUrl).toBe('https://cdn.example/m/1.jpg')
   })
 
@@ -121,12 +124,31 @@ describe('defaultShareInfo and toShareInfo', () => {
     })
   })
 
+  it('shares our SVG artwork as its PNG rendition, which share cards can draw', () => {
+    const art = '/svc/media/art/eyJraW5kIjoiY29pbiJ9.svg'
+    const at = (imgUrl: string) => toShareInfo({ title: 't', desc: '', imgUrl }, PAGE).imgUrl
+    expect(at(art)).toBe('https://shop.example/svc/media/art/eyJraW5kIjoiY29pbiJ9.png')
+    expect(at(`https://shop.example${art}`)).toBe(
+      'https://shop.example/svc/media/art/eyJraW5kIjoiY29pbiJ9.png',
+    )
+    // Not ours, or not our artwork: left alone (we cannot promise a PNG elsewhere).
+    expect(at(`https://cdn.example${art}`)).toBe(`https://cdn.example${art}`)
+    expect(at('/logo.svg')).toBe('https://shop.example/logo.svg')
+    expect(at('/media/lot-7-front.jpg')).toBe('https://shop.example/media/lot-7-front.jpg')
+  })
+
   it('cuts a title and description longer than the contract allows', () => {
     const info = toShareInfo(
-      { title: '钱'.repeat(200), desc: 'x'.repeat(300), imgUrl: '/a.jpg' },
+      {
+        title: '钱'.repeat(200),
+        desc: 'x'.repeat(300),
+        imgUrl: '/a.jpg',
+        timelineTitle: '钱'.repeat(200),
+      },
       PAGE,
     )
     expect(ShareInfoSchema.safeParse(info).success).toBe(true)
     expect(info.title.endsWith('…')).toBe(true)
+    expect(info.timelineTitle?.endsWith('…')).toBe(true)
   })
 })

@@ -21,8 +21,10 @@ const SPECIAL_DATE = 'MM-DD HH:mm'
 /** A lot: its title, the price it shows (current, start or hammer, spec §5 format), its first photo. */
 export function lotShare(lot: LotDetail, t: TFunction): PageShare {
   const shown = shownPrice(lot)
+  const price = t('share.priceLine', { label: t(shown.labelKey), price: formatFen(shown.fen) })
   return {
     title: lot.title,
+    timelineTitle: t('share.timelineTitle', { title: lot.title, price }),
     desc: t('share.lotDesc', {
       label: t(shown.labelKey),
       price: formatFen(shown.fen),
@@ -33,9 +35,11 @@ export function lotShare(lot: LotDetail, t: TFunction): PageShare {
 }
 
 export function mallItemShare(item: MallItemDetail, t: TFunction): PageShare {
+  const price = t('share.mallDesc', { price: formatFen(item.price) })
   return {
     title: item.title,
-    desc: t('share.mallDesc', { price: formatFen(item.price) }),
+    timelineTitle: t('share.timelineTitle', { title: item.title, price }),
+    desc: price,
     imgUrl: item.images[0] ?? item.image,
   }
 }
@@ -65,6 +69,21 @@ export function defaultShareInfo(origin: string, t: TFunction): ShareInfo {
   }
 }
 
+/** Our generated artwork (server modules/media): SVG, which share cards cannot draw. */
+const ARTWORK_SVG = /^\/svc\/media\/art\/[A-Za-z0-9_-]+\.svg$/
+
+/**
+ * The picture a share card can draw: our artwork's PNG rendition (same path, `.png`) instead of its
+ * SVG. Only for this shop's own artwork: another host's picture is left as it is.
+ */
+function sharePicture(imgUrl: string, origin: string): string {
+  const url = new URL(imgUrl, origin)
+  if (url.origin === origin && ARTWORK_SVG.test(url.pathname)) {
+    url.pathname = `${url.pathname.slice(0, -'.svg'.length)}.png`
+  }
+  return url.href
+}
+
 /**
  * The page's share info with its own address: absolute, without the hash (the messaging platform
  * signs and opens URLs without it), the picture absolute too (the platform fetches it from its own
@@ -77,7 +96,10 @@ export function toShareInfo(share: PageShare, pageUrl: string): ShareInfo {
     title: cut(share.title, TITLE_MAX),
     desc: cut(share.desc, DESC_MAX),
     link: link.href,
-    imgUrl: new URL(share.imgUrl, link.origin).href,
+    imgUrl: sharePicture(share.imgUrl, link.origin),
+    ...(share.timelineTitle === undefined
+      ? {}
+      : { timelineTitle: cut(share.timelineTitle, TITLE_MAX) }),
   }
 }
 

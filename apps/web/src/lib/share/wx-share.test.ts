@@ -91,6 +91,17 @@ function setUp() {
 }
 
 describe('createWxShare', () => {
+  it('shares its timeline title, with the price, to the timeline, which shows no description', async () => {
+    const { wx, share, answer } = setUp()
+    share.show(A, { ...info('Lot 1', A), timelineTitle: 'Lot 1 · 当前价 ¥1,240.00' })
+    await answer(A)
+    wx.verify()
+    expect(wx.calls.slice(1)).toEqual([
+      { kind: 'appMessage', title: 'Lot 1', link: A },
+      { kind: 'timeline', title: 'Lot 1 · 当前价 ¥1,240.00' },
+    ])
+  })
+
   it('configs with the signature for the page URL and shares its info once verified', async () => {
     const { wx, share, asked, answer } = setUp()
     share.show(A, info('Lot 1', A))

@@ -61,7 +61,11 @@ export function createWxShare(deps: WxShareDeps): WxShare {
 
   const apply = (wx: WxSdk, info: ShareInfo) => {
     wx.updateAppMessageShareData({ ...info })
-    wx.updateTimelineShareData({ title: info.title, link: info.link, imgUrl: info.imgUrl })
+    wx.updateTimelineShareData({
+      title: info.timelineTitle ?? info.title,
+      link: info.link,
+      imgUrl: info.imgUrl,
+    })
   }
 
   const loadSdk = (): Promise<WxSdk> => {
