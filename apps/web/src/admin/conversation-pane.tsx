@@ -5,6 +5,7 @@ import { useEffect, useMemo, useRef } from 'react'
 import { ChatCardView } from '../components/chat-card-view'
 import { ChatPictureInput } from '../components/chat-picture-input'
 import { ChatRow, ChatTextBubble } from '../components/chat-row'
+import { ChatTimeLine } from '../components/chat-time-line'
 import { inBackground } from '../lib/background'
 import { chatImageSrc, pictureDataUrl } from '../lib/chat/image'
 import {
@@ -12,7 +13,6 @@ import {
   stillPending,
   threadItems,
   threadMessages,
-  timeLineParts,
   type PendingMessage,
 } from '../lib/chat/thread'
 import { useComposerText } from '../lib/chat/use-composer-text'
@@ -109,7 +109,7 @@ export function ConversationPane({ conversation }: { conversation: StaffConversa
                   case 'time':
                     return (
                       <li key={entry.key} className={styles.time}>
-                        <TimeLine at={entry.at} />
+                        <ChatTimeLine at={entry.at} yesterday={TEXT.yesterday} />
                       </li>
                     )
                   case 'message':
@@ -258,19 +258,6 @@ function CardLink({ card }: { card: ChatCard }) {
       kindLabel={card.kind === 'lot' ? TEXT.cardLot : TEXT.cardMall}
       onOpen={() => window.open(card.link, '_blank', 'noopener')}
     />
-  )
-}
-
-function TimeLine({ at }: { at: string }) {
-  const { day, date, time } = timeLineParts(at)
-  return (
-    <time dateTime={at}>
-      {day === 'today'
-        ? time
-        : day === 'yesterday'
-          ? `${TEXT.yesterday} ${time}`
-          : `${date} ${time}`}
-    </time>
   )
 }
 

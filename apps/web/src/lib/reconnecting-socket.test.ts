@@ -1,25 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { reconnectDelay, reconnectingSocket, type WebSocketLike } from './reconnecting-socket'
-
-class FakeSocket implements WebSocketLike {
-  readyState = 0
-  sent: string[] = []
-  closed = false
-  onopen: (() => void) | null = null
-  onmessage: ((event: { data: unknown }) => void) | null = null
-  onclose: (() => void) | null = null
-  onerror: (() => void) | null = null
-  send(data: string) {
-    this.sent.push(data)
-  }
-  close() {
-    this.closed = true
-  }
-  open() {
-    this.readyState = 1
-    this.onopen?.()
-  }
-}
+import { FakeWebSocket as FakeSocket } from '../test/fake-web-socket'
+import { reconnectDelay, reconnectingSocket } from './reconnecting-socket'
 
 function harness(wanted = { now: true }) {
   const sockets: FakeSocket[] = []

@@ -1,22 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { PushSocket } from '../push'
+import { FakeWebSocket as FakeSocket } from '../../test/fake-web-socket'
 import { openChatSocket, socketUrl } from './socket'
-
-class FakeSocket implements PushSocket {
-  readyState = 0
-  sent: string[] = []
-  closed = false
-  onopen: (() => void) | null = null
-  onmessage: ((event: { data: unknown }) => void) | null = null
-  onclose: (() => void) | null = null
-  onerror: (() => void) | null = null
-  send(data: string) {
-    this.sent.push(data)
-  }
-  close() {
-    this.closed = true
-  }
-}
 
 function harness() {
   const sockets: FakeSocket[] = []

@@ -4,6 +4,7 @@ import { Skeleton } from 'antd-mobile'
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate, useSearchParams } from 'react-router'
+import { ChatTimeLine } from '../../../components/chat-time-line'
 import { LoadFailed } from '../../../components/load-failed'
 import { PageFrame } from '../../../components/page-frame'
 import { inBackground } from '../../../lib/background'
@@ -13,7 +14,6 @@ import {
   stillPending,
   threadItems,
   threadMessages,
-  timeLineParts,
   type PendingMessage,
 } from '../../../lib/chat/thread'
 import { usePendingSends } from '../../../lib/chat/use-pending-sends'
@@ -175,7 +175,7 @@ export function ChatPage() {
                   case 'time':
                     return (
                       <li key={entry.key} className={styles.time}>
-                        <TimeLine at={entry.at} />
+                        <ChatTimeLine at={entry.at} yesterday={t('chat.yesterday')} />
                       </li>
                     )
                   case 'message':
@@ -210,18 +210,6 @@ export function ChatPage() {
       </div>
     </PageFrame>
   )
-}
-
-function TimeLine({ at }: { at: string }) {
-  const { t } = useTranslation()
-  const { day, date, time } = timeLineParts(at)
-  const text =
-    day === 'today'
-      ? time
-      : day === 'yesterday'
-        ? `${t('chat.yesterday')} ${time}`
-        : `${date} ${time}`
-  return <time dateTime={at}>{text}</time>
 }
 
 /**
