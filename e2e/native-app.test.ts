@@ -78,7 +78,8 @@ describe('inside the native app (spec §2, DESIGN §7)', () => {
     const page = await context.newPage()
     const refused = refusedCalls(page)
     await page.goto('/ucenter')
-    await expect.poll(() => app.loginRequests).toEqual(['/ucenter'])
+    // Generous: the journeys run side by side, and the page first asks getUserData.
+    await expect.poll(() => app.loginRequests, { timeout: 5_000 }).toEqual(['/ucenter'])
     await nativeCancelLogin(page)
     // Not an endless spinner: the page says it needs a sign-in and offers it again.
     const signedOut = page.locator('[data-testid=signed-out]')
@@ -88,7 +89,7 @@ describe('inside the native app (spec §2, DESIGN §7)', () => {
     await screenshot(page, 'native-login-cancelled')
 
     await signedOut.getByRole('button', { name: '去登录' }).click()
-    await expect.poll(() => app.loginRequests).toEqual(['/ucenter', '/ucenter'])
+    await expect.poll(() => app.loginRequests, { timeout: 5_000 }).toEqual(['/ucenter', '/ucenter'])
     const user = await createUser()
     const reloaded = page.waitForEvent('load')
     await nativeLogin(page, user)
@@ -103,7 +104,7 @@ describe('inside the native app (spec §2, DESIGN §7)', () => {
     const { context, app } = await nativeAppContext(browser)
     const page = await context.newPage()
     await page.goto('/myOrder?tab=pay')
-    await expect.poll(() => app.loginRequests).toHaveLength(1)
+    await expect.poll(() => app.loginRequests, { timeout: 5_000 }).toHaveLength(1)
     await nativeCancelLogin(page)
     await page.locator('[data-testid=signed-out]').getByRole('button', { name: '返回首页' }).click()
     await page.locator('[data-testid=home-search]').waitFor()

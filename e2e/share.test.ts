@@ -87,8 +87,15 @@ describe('sharing', () => {
       .toMatchObject({ title: first.title, link: firstUrl })
     const { shared } = await readMessagingApp(page)
     expect(shared.appMessage?.desc).toContain('起拍价 ¥1,240.00')
-    expect(shared.appMessage?.imgUrl).toMatch(new RegExp(`^${baseUrl()}/svc/media/art/`))
-    expect(shared.timeline).toMatchObject({ title: first.title, link: firstUrl })
+    // The PNG rendition of our SVG artwork: the platform's cards draw no SVG.
+    expect(shared.appMessage?.imgUrl).toMatch(new RegExp(`^${baseUrl()}/svc/media/art/.+\\.png$`))
+    const picture = await page.request.get(shared.appMessage?.imgUrl ?? '')
+    expect(picture.headers()['content-type']).toBe('image/png')
+    // The timeline card shows no description: its title carries the price.
+    expect(shared.timeline).toMatchObject({
+      title: `${first.title} · 起拍价 ¥1,240.00`,
+      link: firstUrl,
+    })
     // Here, and only here (see the microblog journey), the JS-SDK's own chunk was fetched.
     expect(scripts.some((path) => path.includes('weixin-js-sdk'))).toBe(true)
 
@@ -187,7 +194,7 @@ describe('sharing', () => {
       link: `${baseUrl()}/productDetail?id=${lotId}`,
     })
     expect(shared?.desc).toContain('起拍价 ¥1,240.00')
-    expect(shared?.imgUrl).toMatch(new RegExp(`^${baseUrl()}/svc/media/art/`))
+    expect(shared?.imgUrl).toMatch(new RegExp(`^${baseUrl()}/svc/media/art/.+\\.png$`))
     await context.close()
   })
 })

@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react'
 import { PassportPage } from '../features/passport/pages/passport-page'
 import { currentEnvironment } from '../lib/environment'
 import { Providers } from './providers'
+import { matchRoute } from './routes'
 
 const DebugTools = lazy(async () => ({ default: (await import('./debug-tools')).DebugTools }))
 
@@ -9,7 +10,8 @@ const DebugTools = lazy(async () => ({ default: (await import('./debug-tools')).
 export function PassportApp() {
   return (
     <Providers>
-      <PassportPage />
+      {/* The back control goes home instead of to a page that needs a user (issue 11). */}
+      <PassportPage needsSignIn={(pathname) => matchRoute(pathname, false).auth} />
       {currentEnvironment().debugTools ? (
         <Suspense>
           <DebugTools />

@@ -905,6 +905,7 @@ export const en: Messages = {
   },
   passport: {
     title: 'Sign in',
+    back: 'Back',
     welcome: 'Welcome to Numisma',
     subtitle: 'Sign in with an SMS code; new numbers get an account',
     mobile: 'Mobile',

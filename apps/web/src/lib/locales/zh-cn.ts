@@ -871,6 +871,7 @@ export const zhCN = {
   },
   passport: {
     title: '登录',
+    back: '返回',
     welcome: '欢迎来到泉藏拍卖',
     subtitle: '手机号验证码登录，未注册的手机号将自动注册',
     mobile: '手机号',

@@ -1,5 +1,6 @@
 import { useState } from 'react'
 import { Avatar, Button, Checkbox, Input, NoticeBar } from 'antd-mobile'
+import { LeftOutline } from 'antd-mobile-icons'
 import { SMS_RESEND_SECONDS } from '@numisma/contracts/passport'
 import { useTranslation } from 'react-i18next'
 import { clearWxBind, readWxBind, WX_BIND_PARAM } from '../../../lib/in-app/wx-bind-handoff'
@@ -11,6 +12,7 @@ import { useLogin } from '../api/login'
 import { useSendSms } from '../api/send-sms'
 import { isBindExpired, useWxBind } from '../api/wx-bind'
 import { AgreementPopup } from '../components/agreement-popup'
+import { backTarget, type NeedsSignIn } from '../components/back-target'
 import { useCountdown } from '../components/use-countdown'
 import { BrandLogo } from '../../../components/brand-logo'
 import styles from './passport-page.module.css'
@@ -35,16 +37,38 @@ function modeOf(search: string, storage: Pick<Storage, 'getItem'>): Mode {
 const wantedUrl = (): string =>
   safeRedirect(new URLSearchParams(window.location.search).get('redirect'))
 
+/** Leaves without signing in: the page is a separate app, often opened by a replace, so no history. */
+function BackControl({ needsSignIn }: { needsSignIn: NeedsSignIn }) {
+  const { t } = useTranslation()
+  return (
+    <button
+      type="button"
+      className={styles.back}
+      data-testid="passport-back"
+      aria-label={t('passport.back')}
+      onClick={() =>
+        window.location.replace(
+          backTarget(new URLSearchParams(window.location.search).get('redirect'), needsSignIn),
+        )
+      }
+    >
+      <LeftOutline />
+    </button>
+  )
+}
+
 /**
  * Sign-in by mobile number and SMS code. On success the server has set the login cookies; go back
  * to the wanted same-origin URL (`?redirect=`), or home.
  */
-export function PassportPage() {
+export function PassportPage({ needsSignIn }: { needsSignIn: NeedsSignIn }) {
   const { t } = useTranslation()
   const [mode, setMode] = useState(() => modeOf(window.location.search, window.sessionStorage))
   const [mobile, setMobile] = useState('')
   const [code, setCode] = useState('')
   const [agreed, setAgreed] = useState(false)
+  // Shown under the checkbox, not as a toast: a centred toast covered the submit button.
+  const [agreementHint, setAgreementHint] = useState(false)
   const [agreementOpen, setAgreementOpen] = useState(false)
   const [devCode, setDevCode] = useState<string | null>(null)
   const [secondsLeft, startCountdown] = useCountdown()
@@ -70,7 +94,7 @@ export function PassportPage() {
   const submit = (): void => {
     if (!mobileValid) return showToast(t('passport.mobileInvalid'))
     if (!CODE.test(code)) return showToast(t('passport.codeInvalid'))
-    if (!agreed) return showToast(t('passport.agreementRequired'))
+    if (!agreed) return setAgreementHint(true)
     const signedIn = (): void => {
       showSuccess(t('passport.success'), 800)
       window.location.replace(wantedUrl())
@@ -98,6 +122,7 @@ export function PassportPage() {
   if (mode.kind === 'bindExpired') {
     return (
       <div className={styles.passport} data-testid="passport-bind-expired">
+        <BackControl needsSignIn={needsSignIn} />
         <header className={styles.brand}>
           <BrandLogo large />
           <h1 className={styles.welcome}>{t('wxAuth.bindExpired')}</h1>
@@ -121,6 +146,7 @@ export function PassportPage() {
 
   return (
     <div className={styles.passport} data-testid="passport" data-mode={mode.kind}>
+      <BackControl needsSignIn={needsSignIn} />
       {mode.kind === 'bind' ? (
         <header className={styles.brand} data-testid="passport-bind">
           <Avatar
@@ -204,7 +230,10 @@ export function PassportPage() {
         <div className={styles.agreement} data-testid="passport-agreement">
           <Checkbox
             checked={agreed}
-            onChange={setAgreed}
+            onChange={(checked) => {
+              setAgreed(checked)
+              if (checked) setAgreementHint(false)
+            }}
             style={{ '--icon-size': '16px', '--font-size': '13px' }}
           >
             {t('passport.agreePrefix')}
@@ -220,6 +249,11 @@ export function PassportPage() {
             {t('passport.agreementLink')}
           </a>
         </div>
+        {agreementHint ? (
+          <div className={styles.error} role="alert" data-testid="passport-agreement-hint">
+            {t('passport.agreementRequired')}
+          </div>
+        ) : null}
 
         <Button
           block
@@ -238,6 +272,7 @@ export function PassportPage() {
         onClose={() => setAgreementOpen(false)}
         onAccept={() => {
           setAgreed(true)
+          setAgreementHint(false)
           setAgreementOpen(false)
         }}
       />
