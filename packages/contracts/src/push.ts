@@ -5,7 +5,7 @@ import { LotStatusSchema } from './catalog'
 /**
  * Messages on the push WebSocket `/svc/push/ws` (DESIGN §4 "Realtime", §9). The client subscribes
  * to lots; the server sends lot updates, an outbid notice to the user who lost the lead, and an
- * ending-soon reminder to a user watching a lot.
+ * ending-soon reminder to a user watching a lot, and word to a collector that an agent answered.
  */
 export const PUSH_MAX_LOTS_PER_SUBSCRIBE = 200
 
@@ -43,6 +43,16 @@ export const PushReminderSchema = z.object({
 })
 export type PushReminder = z.infer<typeof PushReminderSchema>
 
+/**
+ * An agent wrote in the user's customer-service conversation: the page refreshes its unread
+ * counts. The message itself is the chat socket's (`/svc/push/chat`), which is open on /chat only.
+ */
+export const PushChatSchema = z.object({
+  type: z.literal('chat'),
+  conversationId: z.number().int(),
+})
+export type PushChat = z.infer<typeof PushChatSchema>
+
 export const PushHelloSchema = z.object({ type: z.literal('hello'), userId: z.number().nullable() })
 export const PushErrorSchema = z.object({ type: z.literal('error'), code: z.string() })
 
@@ -62,6 +72,7 @@ export const PushServerMessageSchema = z.discriminatedUnion('type', [
   PushLotSchema,
   PushOutbidSchema,
   PushReminderSchema,
+  PushChatSchema,
   PushHelloSchema,
   PushErrorSchema,
 ])

@@ -1,4 +1,4 @@
-import type { PushLot, PushOutbid, PushReminder } from '@numisma/contracts/push'
+import type { PushChat, PushLot, PushOutbid, PushReminder } from '@numisma/contracts/push'
 import { describe, expect, it } from 'vitest'
 import {
   createPushManager,
@@ -159,6 +159,24 @@ describe('push manager', () => {
     expect(seen).toHaveLength(1)
   })
 
+  it('routes chat news to its listeners, and a chat listener alone opens the socket', () => {
+    const { manager, sockets, flush } = setup()
+    const seen: PushChat[] = []
+    const reminders: number[] = []
+    const release = manager.onChat((m) => seen.push(m))
+    manager.onReminder((m) => reminders.push(m.lotId))
+    flush()
+    expect(sockets).toHaveLength(1)
+    sockets[0]!.accept()
+    sockets[0]!.push({ type: 'chat', conversationId: 3 })
+    sockets[0]!.push({ type: 'chat', conversationId: '3' }) // malformed: dropped
+    expect(seen).toEqual([{ type: 'chat', conversationId: 3 }])
+    expect(reminders).toEqual([])
+    release()
+    sockets[0]!.push({ type: 'chat', conversationId: 3 })
+    expect(seen).toHaveLength(1)
+  })
+
   it('closes when the last reminder listener leaves and nothing else is wanted', () => {
     const { manager, sockets, flush } = setup()
     const release = manager.onReminder(() => undefined)
@@ -237,6 +255,10 @@ describe('parsePush', () => {
     })
     expect(parsePush(outbid(1, 100))).toEqual(outbid(1, 100))
     expect(parsePush(JSON.stringify(reminder(4)))).toEqual(reminder(4))
+    expect(parsePush({ type: 'chat', conversationId: 3 })).toEqual({
+      type: 'chat',
+      conversationId: 3,
+    })
     expect(parsePush({ type: 'hello', userId: 7 })).toEqual({ type: 'hello', userId: 7 })
     expect(parsePush({ type: 'error', code: 'RATE_LIMITED' })).toEqual({
       type: 'error',

@@ -1,5 +1,6 @@
 import {
   PushServerMessageSchema,
+  type PushChat,
   type PushLot,
   type PushOutbid,
   type PushReminder,
@@ -10,7 +11,7 @@ import { browserSocket, reconnectingSocket, type WebSocketLike } from './reconne
 
 /**
  * One shared WebSocket to the push role (DESIGN §4 "Realtime", §9): opened when something first
- * wants lots, outbid notices or reminders, subscribed to the union of the lots every mounted
+ * wants lots, outbid notices, reminders or chat news, subscribed to the union of the lots every mounted
  * component wants (the server replaces the set on each `subscribe`), and reopened with exponential
  * backoff (lib/reconnecting-socket.ts) — with the union sent again, since a new socket starts with
  * no subscriptions.
@@ -38,6 +39,8 @@ export interface PushManager {
   onOutbid(listener: (message: PushOutbid) => void): () => void
   /** Ending-soon reminders of lots the signed-in user watches, until the release is called. */
   onReminder(listener: (message: PushReminder) => void): () => void
+  /** Word that an agent answered the signed-in user's chat, until the release is called. */
+  onChat(listener: (message: PushChat) => void): () => void
   /** Call when the page is shown or hidden again (reconnects at once when shown). */
   visibilityChanged(): void
   /** The lots currently subscribed on the server, for tests and the debug console. */
@@ -53,6 +56,7 @@ export function createPushManager(deps: PushManagerDeps): PushManager {
   const watches = new Set<Watch>()
   const outbidListeners = new Set<(message: PushOutbid) => void>()
   const reminderListeners = new Set<(message: PushReminder) => void>()
+  const chatListeners = new Set<(message: PushChat) => void>()
   const defer = deps.defer ?? ((fn: () => void) => queueMicrotask(fn))
   const visible = deps.isVisible ?? (() => true)
   let lastSent: string | null = null
@@ -64,7 +68,11 @@ export function createPushManager(deps: PushManagerDeps): PushManager {
     return [...all].sort((a, b) => a - b)
   }
   const needed = () =>
-    (watches.size > 0 || outbidListeners.size > 0 || reminderListeners.size > 0) && visible()
+    (watches.size > 0 ||
+      outbidListeners.size > 0 ||
+      reminderListeners.size > 0 ||
+      chatListeners.size > 0) &&
+    visible()
 
   const socket = reconnectingSocket({
     url: deps.url,
@@ -123,6 +131,9 @@ export function createPushManager(deps: PushManagerDeps): PushManager {
       case 'reminder':
         for (const listener of [...reminderListeners]) listener(message)
         return
+      case 'chat':
+        for (const listener of [...chatListeners]) listener(message)
+        return
       // The greeting and refusals (a rate limit, too many lots) need nothing from the page.
       case 'hello':
       case 'error':
@@ -152,6 +163,7 @@ export function createPushManager(deps: PushManagerDeps): PushManager {
     },
     onOutbid: (listener) => listen(outbidListeners, listener),
     onReminder: (listener) => listen(reminderListeners, listener),
+    onChat: (listener) => listen(chatListeners, listener),
     visibilityChanged() {
       // Back on screen: try now rather than waiting out the backoff.
       if (visible()) socket.retryNow()

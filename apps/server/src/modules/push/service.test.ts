@@ -183,6 +183,40 @@ describe('PushService', () => {
     expect(other.sent).toHaveLength(1)
   })
 
+  it("tells a user's sockets that an agent wrote to them, and nobody of their own messages", async () => {
+    const clock = new FakeClock(NOW)
+    const reads = fakeReads([], {
+      [sha256Hex('sid-7')]: { user_id: 7, expires_at: NOW + MINUTE, revoked_at: null },
+      [sha256Hex('sid-8')]: { user_id: 8, expires_at: NOW + MINUTE, revoked_at: null },
+    })
+    const service = new PushService(reads, clock, DEFAULT_PUSH_LIMITS)
+    const mine = [fakeConnection(), fakeConnection()]
+    const other = fakeConnection()
+    const anonymous = fakeConnection()
+    for (const connection of mine) await service.identify(service.connect(connection), 'sid-7')
+    await service.identify(service.connect(other), 'sid-8')
+    await service.identify(service.connect(anonymous), undefined)
+    const message = (from: 'user' | 'agent', id: number) => ({
+      id,
+      conversationId: 3,
+      from,
+      kind: 'text' as const,
+      text: '在吗',
+      createdAt: new Date(NOW).toISOString(),
+    })
+
+    service.deliver({ type: 'chat', userId: 7, conversationId: 3, message: message('user', 1) })
+    service.deliver({ type: 'chat', userId: 7, conversationId: 3, message: message('agent', 2) })
+    service.deliver({ type: 'chat_read', userId: 7, conversationId: 3, by: 'agent', upTo: 1 })
+
+    // Only that the conversation has news: the text stays on the chat's own sockets.
+    for (const connection of mine) {
+      expect(connection.sent.slice(1)).toEqual([{ type: 'chat', conversationId: 3 }])
+    }
+    expect(other.sent).toEqual([{ type: 'hello', userId: 8 }])
+    expect(anonymous.sent).toEqual([{ type: 'hello', userId: null }])
+  })
+
   it('treats an expired or revoked session as anonymous', async () => {
     const { service, reads } = setUp([])
     const connection = fakeConnection()

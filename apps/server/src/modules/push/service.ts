@@ -169,8 +169,19 @@ export class PushService {
         for (const client of sockets) this.sendFrame(client, frame)
         return
       }
-      // The customer-service chat's events are its own sockets' (modules/chat/hub.ts).
-      case 'chat':
+      case 'chat': {
+        // The chat's own sockets (modules/chat/hub.ts) carry the message; the collector's other
+        // pages only learn that an agent answered, to refresh the unread badge. Their own
+        // messages change no count.
+        if (event.message.from !== 'agent') return
+        const sockets = this.byUser.get(event.userId)
+        if (!sockets) return
+        const news: PushServerMessage = { type: 'chat', conversationId: event.conversationId }
+        const frame = JSON.stringify(news)
+        for (const client of sockets) this.sendFrame(client, frame)
+        return
+      }
+      // A read is shown on the chat's own sockets; the page that read refreshes its own counts.
       case 'chat_read':
         return
     }

@@ -4,6 +4,7 @@ import { formatFen } from '@numisma/contracts/money'
 import { useTranslation } from 'react-i18next'
 import { useLocation } from 'react-router'
 import { inBackground } from '../../../lib/background'
+import { useChatNews } from '../../../lib/chat/unread'
 import { pushManager } from '../../../lib/push'
 import { showToast } from '../../../lib/toast'
 import { getLotQueryOptions } from '../api/get-lot'
@@ -18,13 +19,14 @@ const isLotPage = (pathname: string, search: string, lotId: number) =>
  * Mounted once in the app layout for a signed-in user. An `outbid` push refreshes what depends on
  * who leads (the lot, my bids, my proxy bids); on the lot's own page it is a toast, elsewhere a
  * notice with the lot's title and a link to bid again. An ending-soon reminder for a watched lot
- * becomes a notice with a link to it.
+ * becomes a notice with a link to it. An agent's chat answer refreshes the unread badge.
  */
 export function OutbidNotifier() {
   const { t } = useTranslation()
   const queryClient = useQueryClient()
   const { pathname, search } = useLocation()
   const [notices, setNotices] = useState<LotNotice[]>([])
+  useChatNews()
 
   const show = useCallback((notice: LotNotice) => {
     setNotices((list) => addNotice(list, notice))

@@ -20,10 +20,9 @@ import {
 import { z } from 'zod'
 import { request } from '../../../lib/api-client'
 import { olderPageParam, withLiveMessage } from '../../../lib/chat/thread'
-import { USER_STATISTICS_KEY } from '../../../lib/orders/query-keys'
+import { CHAT_CONVERSATION_KEY, invalidateChatUnread } from '../../../lib/chat/unread'
 
 export const CHAT_PAGE_SIZE = 30
-export const CHAT_CONVERSATION_KEY = ['chat', 'conversation'] as const
 export const CHAT_MESSAGES_KEY = ['chat', 'messages'] as const
 
 /** GET /chat/conversation: the collector's conversation, its agent and their unread count. */
@@ -121,10 +120,6 @@ export function useMarkChatRead() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: markChatRead,
-    onSettled: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: USER_STATISTICS_KEY }),
-        queryClient.invalidateQueries({ queryKey: CHAT_CONVERSATION_KEY }),
-      ]),
+    onSettled: () => invalidateChatUnread(queryClient),
   })
 }
