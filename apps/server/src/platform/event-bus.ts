@@ -16,7 +16,7 @@ export const PushEventSchema = z.discriminatedUnion('type', [
   PushReminderSchema.extend({ userId: z.number().int() }),
   // The customer-service chat (modules/chat): a stored message, and how far a side has read. The
   // chat sockets of the conversation's collector and every staff socket hear them; the push role
-  // leaves them alone.
+  // only tells the collector's page sockets that an agent message arrived (their unread badge).
   z.object({
     type: z.literal('chat'),
     userId: z.number().int(),
