@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { useLocation } from 'react-router'
 import { readSession } from '../../../lib/cookies'
 import { startSignIn } from '../../../lib/in-app/sign-in'
+import { useSignInIntent, withSignInIntent } from '../../../lib/sign-in-intent'
 import { showSuccess } from '../../../lib/toast'
 import { useWatchState } from '../api/get-watch-state'
 import { useToggleWatch } from '../hooks/use-toggle-watch'
@@ -17,16 +18,24 @@ export function WatchButton({ lotId }: { lotId: number }) {
   const toggle = useToggleWatch()
   const watching = state.data === true
 
+  const setWatch = (watch: boolean) =>
+    toggle.mutate(
+      { lotId, watch },
+      { onSuccess: (r) => showSuccess(r.watching ? t('bid.watched') : t('bid.unwatched'), 1200) },
+    )
+
+  // Back from the sign-in a guest's tap started: watch once, unless the lot already is.
+  useSignInIntent('watch', signedIn && state.isSuccess, () => {
+    if (!watching) setWatch(true)
+  })
+
   const onClick = () => {
     if (!signedIn) {
-      startSignIn(location.pathname + location.search)
+      startSignIn(withSignInIntent(location.pathname + location.search + location.hash, 'watch'))
       return
     }
     if (toggle.isPending || state.isPending) return
-    toggle.mutate(
-      { lotId, watch: !watching },
-      { onSuccess: (r) => showSuccess(r.watching ? t('bid.watched') : t('bid.unwatched'), 1200) },
-    )
+    setWatch(!watching)
   }
 
   return (

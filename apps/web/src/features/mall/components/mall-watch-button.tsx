@@ -5,6 +5,7 @@ import { useLocation } from 'react-router'
 import { readSession } from '../../../lib/cookies'
 import { startSignIn } from '../../../lib/in-app/sign-in'
 import { useToggleMallWatch } from '../../../lib/mall/watch'
+import { useSignInIntent, withSignInIntent } from '../../../lib/sign-in-intent'
 import { showSuccess } from '../../../lib/toast'
 import styles from './mall-watch-button.module.css'
 
@@ -17,19 +18,29 @@ export function MallWatchButton({ item }: { item: MallItemDetail }) {
   const location = useLocation()
   const toggle = useToggleMallWatch()
   const watching = item.watched
+  const signedIn = readSession() !== null
 
-  const onClick = () => {
-    if (readSession() === null) {
-      startSignIn(location.pathname + location.search)
-      return
-    }
-    if (toggle.isPending) return
+  const setWatch = (watch: boolean) =>
     toggle.mutate(
-      { productNo: item.productNo, watch: !watching },
+      { productNo: item.productNo, watch },
       {
         onSuccess: (r) => showSuccess(r.watched ? t('buy.watched') : t('buy.unwatched'), 1200),
       },
     )
+
+  // Back from the sign-in a guest's tap started (the item is loaded: it is a prop): watch once,
+  // unless the item already is.
+  useSignInIntent('watch', signedIn, () => {
+    if (!watching) setWatch(true)
+  })
+
+  const onClick = () => {
+    if (!signedIn) {
+      startSignIn(withSignInIntent(location.pathname + location.search + location.hash, 'watch'))
+      return
+    }
+    if (toggle.isPending) return
+    setWatch(!watching)
   }
 
   return (
