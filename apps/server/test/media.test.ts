@@ -1,6 +1,6 @@
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { artworkUrl } from '../src/modules/media/routes'
+import { SHARE_PNG_MISSES_PER_MINUTE, artworkUrl } from '../src/modules/media/routes'
 import { createTestApp, type TestApp } from './helpers/app'
 import { testDatabases } from './helpers/databases'
 
@@ -50,5 +50,53 @@ describe.each(databases)('share pictures of our artwork on $name', (kind) => {
     expect(gif.statusCode).toBe(400)
     const tooLong = await t.inject({ method: 'GET', url: `/svc/media/art/${'a'.repeat(2000)}.png` })
     expect(tooLong.statusCode).toBe(414)
+  })
+
+  it("limits a caller's uncached renderings, not cached ones, and keys one picture once however spelled", async () => {
+    // The limiter counts in Redis, shared by both databases' runs and by reruns within the minute.
+    const ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.2`
+    const art = {
+      kind: 'coin',
+      seed: 1,
+      face: '壹',
+      legend: 'L',
+      metal: 'gold',
+      holed: false,
+      side: 'obverse',
+    } as const
+    const first = await t.inject({
+      method: 'GET',
+      url: artworkUrl(art).replace(/\.svg$/, '.png'),
+      remoteAddress: ip,
+    })
+    expect(first.statusCode).toBe(200)
+    // The same picture with its fields in another order: a cache hit, so never refused below.
+    const { seed, ...rest } = art
+    const respelled = `/svc/media/art/${Buffer.from(JSON.stringify({ ...rest, seed })).toString('base64url')}.png`
+    // One after another: the plugin's memory store hands parallel callers one shared counter, so
+    // a parallel burst over the limit is refused whole.
+    const misses = []
+    for (let i = 0; i < SHARE_PNG_MISSES_PER_MINUTE; i++) {
+      misses.push(
+        await t.inject({
+          method: 'GET',
+          url: artworkUrl({ ...art, seed: 1000 + i }).replace(/\.svg$/, '.png'),
+          remoteAddress: ip,
+        }),
+      )
+    }
+    const codes = misses.map((r) => r.statusCode)
+    expect(codes.filter((c) => c === 429)).toHaveLength(1)
+    expect(misses.find((r) => r.statusCode === 429)!.json().code).toBe('RATE_LIMITED')
+    const hit = await t.inject({ method: 'GET', url: respelled, remoteAddress: ip })
+    expect(hit.statusCode).toBe(200)
+    expect(hit.rawPayload.equals(first.rawPayload)).toBe(true)
+    // Another caller is not limited by this one.
+    const other = await t.inject({
+      method: 'GET',
+      url: artworkUrl({ ...art, seed: 5000 }).replace(/\.svg$/, '.png'),
+      remoteAddress: `${ip}1`,
+    })
+    expect(other.statusCode).toBe(200)
   })
 })

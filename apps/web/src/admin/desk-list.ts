@@ -16,8 +16,10 @@ export function byActivity(list: readonly StaffConversation[]): StaffConversatio
 }
 
 /**
- * The pages as one list: a conversation that moved up between two page fetches comes on both, and
- * the first (newest) page's copy and totals win.
+ * The pages as one list, the first (newest) page's copy and totals winning. Conversations only move
+ * up, and "load more" asks for rows older than the last one loaded: a conversation that moved up
+ * between two page fetches is on neither page (the live refetch of the first page repairs that),
+ * not on both. The dedupe only guards a page patched in place (withConversation).
  */
 export function deskList(pages: readonly StaffConversationPage[]): DeskList {
   const seen = new Map<number, StaffConversation>()

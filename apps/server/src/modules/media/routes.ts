@@ -53,8 +53,17 @@ export function parseArtwork(token: string): Artwork | null {
 /** A year and never revalidated: the URL is the picture's whole content. */
 const IMMUTABLE = 'public, max-age=31536000, immutable'
 
+/** PNG renderings one address may cause a minute; cached pictures are not counted. */
+export const SHARE_PNG_MISSES_PER_MINUTE = 60
+
 export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
   const sharePngs = createSharePngCache()
+  // Anyone can make up a new token (another seed or text), each a rendering: limit misses per caller.
+  const missLimit = app.createRateLimit({
+    max: SHARE_PNG_MISSES_PER_MINUTE,
+    timeWindow: '1 minute',
+    keyGenerator: (request) => `share-png:${request.ip}`,
+  })
   app.get(
     '/art/:token',
     {
@@ -76,7 +85,15 @@ export const mediaRoutes: FastifyPluginAsyncZod = async (app) => {
       const art = parseArtwork(token.slice(0, -4))
       if (!art) throw new AppError('NOT_FOUND')
       if (token.endsWith('.png')) {
-        const png = await sharePngs.get(token, () => renderArtwork(art))
+        // Keyed on the parsed picture, so one picture spelled two ways is one entry.
+        const key = artworkUrl(art)
+        if (!sharePngs.has(key)) {
+          const limit = await missLimit(request)
+          if (!limit.isAllowed && limit.isExceeded) {
+            throw new AppError('RATE_LIMITED', { retryAfterSeconds: limit.ttlInSeconds })
+          }
+        }
+        const png = await sharePngs.get(key, () => renderArtwork(art))
         return reply.header('cache-control', IMMUTABLE).type('image/png').send(png)
       }
       return reply

@@ -9,7 +9,12 @@ export const SHARE_PNG_SIZE = 300
 /** Renditions kept in memory: the demo catalogue's pictures, with room; the oldest goes first. */
 const CACHE_ENTRIES = 500
 
+/** Renderings at once: each costs 20–30 ms of CPU, the rest wait their turn. */
+export const SHARE_PNG_RENDERS_AT_ONCE = 2
+
 export interface SharePngCache {
+  /** Whether `key` is kept (or being rendered): a miss costs CPU, so the route rate-limits misses. */
+  has(key: string): boolean
   /** The PNG for `key`, rendered from `svg()` once; concurrent asks share one rendering. */
   get(key: string, svg: () => string): Promise<Buffer>
 }
@@ -28,7 +33,20 @@ export function createSharePngCache(
   render: (svg: string) => Promise<Buffer> = renderSharePng,
 ): SharePngCache {
   const entries = new Map<string, Promise<Buffer>>()
+  let rendering = 0
+  const waiting: (() => void)[] = []
+  async function limited(svg: string): Promise<Buffer> {
+    if (rendering >= SHARE_PNG_RENDERS_AT_ONCE) await new Promise<void>((r) => waiting.push(r))
+    rendering++
+    try {
+      return await render(svg)
+    } finally {
+      rendering--
+      waiting.shift()?.()
+    }
+  }
   return {
+    has: (key) => entries.has(key),
     get(key, svg) {
       const hit = entries.get(key)
       if (hit) {
@@ -37,15 +55,15 @@ export function createSharePngCache(
         entries.set(key, hit)
         return hit
       }
-      const rendering = render(svg())
-      entries.set(key, rendering)
+      const png = limited(svg())
+      entries.set(key, png)
       // A failed rendering is not kept: the next ask tries again.
-      rendering.catch(() => entries.delete(key))
+      png.catch(() => entries.delete(key))
       if (entries.size > CACHE_ENTRIES) {
         const oldest = entries.keys().next().value
         if (oldest !== undefined) entries.delete(oldest)
       }
-      return rendering
+      return png
     },
   }
 }
