@@ -413,6 +413,20 @@ describe.each(databases)('customer-service chat ($name)', (kind) => {
     expect((await history(alice, '?limit=50')).filter((m) => m.text !== '开始')).toHaveLength(30)
   })
 
+  it('answers a stored clientId resent in parallel with the stored message, even at the rate limit', async () => {
+    const alice = await t.signIn()
+    for (let i = 0; i < 29; i++) await sendText(alice, `第 ${i} 条`)
+    const id = clientId()
+    // The 30th message: every copy but one finds it stored, none counts towards the rate.
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        send(alice, { kind: 'text', clientId: id, text: '第 30 条' }),
+      ),
+    )
+    expect(answers.map((r) => r.statusCode)).toEqual(Array.from({ length: 12 }, () => 200))
+    expect(new Set(answers.map((r) => r.json<{ data: ChatMessage }>().data.id)).size).toBe(1)
+  })
+
   it("caps a collector's pictures a day by count and by bytes with CHAT_IMAGE_QUOTA; staff are not capped", async () => {
     const capped = await createTestApp(kind, {
       chat: { limits: { imagesPerDay: 3, imageBytesPerDay: 10 * 1024 * 1024 } },

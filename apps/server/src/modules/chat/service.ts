@@ -151,8 +151,16 @@ export class ChatService {
       const stored = await repo.messageByClientId(undefined, existing.id, actor.side, send.clientId)
       if (stored) return { message: toChatMessage(stored), userId: existing.user_id, fresh: false }
       if (actor.side === 'user') {
-        await this.checkRate(undefined, existing.id)
-        if (send.kind === 'image') await this.checkPictureQuota(undefined, existing.id, 0)
+        try {
+          await this.checkRate(undefined, existing.id)
+          if (send.kind === 'image') await this.checkPictureQuota(undefined, existing.id, 0)
+        } catch (refusal) {
+          // A copy of this send may have committed since the look-up above, and be what filled
+          // the rate: that copy is the answer, not the refusal.
+          const copy = await repo.messageByClientId(undefined, existing.id, 'user', send.clientId)
+          if (!copy) throw refusal
+          return { message: toChatMessage(copy), userId: existing.user_id, fresh: false }
+        }
       }
     }
     const content = await this.content(send)
@@ -163,7 +171,11 @@ export class ChatService {
           ? await repo.openConversation(tx, actor.userId, this.deps.agentId, now)
           : existing!
       // The conversation row is locked from here to the commit (openConversation), so a
-      // collector's parallel sends count their rate and quota one after another.
+      // collector's parallel sends count their rate and quota one after another. A copy of a
+      // send that committed while this one waited is answered with it, never refused: the phone
+      // would mark a stored message failed.
+      const stored = await repo.messageByClientId(tx, conversation.id, actor.side, send.clientId)
+      if (stored) return { row: stored, userId: conversation.user_id, fresh: false }
       if (actor.side === 'user') {
         await this.checkRate(tx, conversation.id)
         if (content.image) {
