@@ -1,7 +1,7 @@
 import { CHAT_IMAGE_STORED_MAX_BYTES } from '@numisma/contracts/chat'
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import { CHAT_IMAGE_MAX_PX, chatImages } from './images'
+import { CHAT_IMAGE_DECODES_AT_ONCE, CHAT_IMAGE_MAX_PX, chatImages, limitDecodes } from './images'
 
 const dataUrl = (png: Buffer) => `data:image/png;base64,${png.toString('base64')}`
 
@@ -32,5 +32,23 @@ describe('chat pictures as stored', () => {
     const jpeg = await chatImages.normalise(dataUrl(flat))
     const meta = await sharp(jpeg).metadata()
     expect([meta.width, meta.height]).toEqual([1600, 1200])
+  })
+
+  it('runs at most two decodings at once, the rest in turn', async () => {
+    let running = 0
+    let most = 0
+    const done = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        limitDecodes(async () => {
+          most = Math.max(most, ++running)
+          await new Promise((r) => setTimeout(r, 5))
+          running--
+          return i
+        }),
+      ),
+    )
+    expect(done).toEqual([0, 1, 2, 3, 4, 5, 6, 7])
+    expect(most).toBe(CHAT_IMAGE_DECODES_AT_ONCE)
+    expect(CHAT_IMAGE_DECODES_AT_ONCE).toBe(2)
   })
 })

@@ -205,6 +205,25 @@ describe('ChatService', () => {
     ).rejects.toMatchObject({ code: 'CHAT_IMAGE_INVALID' })
   })
 
+  it("refuses a new collector's burst of pictures by the rate before decoding them", async () => {
+    const { service, decoded } = setup({ perMinute: 3 })
+    const answers = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) =>
+        service.send(alice, {
+          kind: 'image',
+          clientId: `client-burst-${i}`,
+          image: 'data:image/png;base64,AA',
+        }),
+      ),
+    )
+    // (This fake's transactions do not serialise: the exact rate is the HTTP tests' on both DBs.)
+    const refused = answers.filter((a) => a.status === 'rejected')
+    expect(refused.length).toBeGreaterThanOrEqual(6)
+    for (const a of refused) expect(a.reason).toMatchObject({ code: 'RATE_LIMITED' })
+    // Two decode at once with no conversation yet; every later one meets the rate first.
+    expect(decoded.length).toBeLessThanOrEqual(4)
+  })
+
   it('fills a card from the catalogue; an unknown or malformed ref is CHAT_ITEM_NOT_FOUND', async () => {
     const { service } = setup()
     const sent = await service.send(alice, {

@@ -13,6 +13,7 @@ import type { Clock } from '../../platform/clock'
 import { AppError } from '../../platform/errors'
 import type { EventBus } from '../../platform/event-bus'
 import type { Transact, Tx } from '../../platform/transactions'
+import { limitDecodes } from './images'
 import type {
   ChatRepository,
   ConversationRow,
@@ -101,6 +102,13 @@ export function toChatMessage(row: MessageRow): ChatMessage {
   }
 }
 
+/** A message's stored content, made before its transaction. */
+interface Content {
+  text: string | null
+  image: { key: string; jpeg: Buffer } | null
+  card: ChatCard | null
+}
+
 /** What a send stored: `fresh` false when the client id was already there (a resend). */
 export interface Sent {
   message: ChatMessage
@@ -143,27 +151,20 @@ export class ChatService {
     return rows.map(toChatMessage)
   }
 
-  async send(actor: ChatActor, send: ChatSend): Promise<Sent> {
+  send(actor: ChatActor, send: ChatSend): Promise<Sent> {
+    // A picture is sent whole (checks, decoding, commit) in its decoding turn, so a burst queued
+    // behind the first pictures, even a new collector's, meets the conversation, rate and quota
+    // they committed before decoding anything.
+    return send.kind === 'image'
+      ? limitDecodes(() => this.sendNow(actor, send))
+      : this.sendNow(actor, send)
+  }
+
+  private async sendNow(actor: ChatActor, send: ChatSend): Promise<Sent> {
     const { repo, clock } = this.deps
-    const existing = await this.find(actor)
-    if (existing) {
-      // A resend costs no decoding and no rate: it is answered with what was stored.
-      const stored = await repo.messageByClientId(undefined, existing.id, actor.side, send.clientId)
-      if (stored) return { message: toChatMessage(stored), userId: existing.user_id, fresh: false }
-      if (actor.side === 'user') {
-        try {
-          await this.checkRate(undefined, existing.id)
-          if (send.kind === 'image') await this.checkPictureQuota(undefined, existing.id, 0)
-        } catch (refusal) {
-          // A copy of this send may have committed since the look-up above, and be what filled
-          // the rate: that copy is the answer, not the refusal.
-          const copy = await repo.messageByClientId(undefined, existing.id, 'user', send.clientId)
-          if (!copy) throw refusal
-          return { message: toChatMessage(copy), userId: existing.user_id, fresh: false }
-        }
-      }
-    }
-    const content = await this.content(send)
+    const prepared = await this.prepare(actor, send)
+    if ('sent' in prepared) return prepared.sent
+    const { existing, content } = prepared
     const result = await this.deps.transact(async (tx) => {
       const now = clock.now()
       const conversation =
@@ -218,6 +219,38 @@ export class ChatService {
       })
     }
     return { message, userId: result.userId, fresh: result.fresh }
+  }
+
+  /**
+   * A resend's stored message, or the cheap rate and quota checks passed and the content made
+   * (a picture decoded).
+   */
+  private async prepare(
+    actor: ChatActor,
+    send: ChatSend,
+  ): Promise<{ sent: Sent } | { existing: ConversationRow | undefined; content: Content }> {
+    const { repo } = this.deps
+    const existing = await this.find(actor)
+    if (existing) {
+      // A resend costs no decoding and no rate: it is answered with what was stored.
+      const stored = await repo.messageByClientId(undefined, existing.id, actor.side, send.clientId)
+      if (stored) {
+        return { sent: { message: toChatMessage(stored), userId: existing.user_id, fresh: false } }
+      }
+      if (actor.side === 'user') {
+        try {
+          await this.checkRate(undefined, existing.id)
+          if (send.kind === 'image') await this.checkPictureQuota(undefined, existing.id, 0)
+        } catch (refusal) {
+          // A copy of this send may have committed since the look-up above, and be what filled
+          // the rate: that copy is the answer, not the refusal.
+          const copy = await repo.messageByClientId(undefined, existing.id, 'user', send.clientId)
+          if (!copy) throw refusal
+          return { sent: { message: toChatMessage(copy), userId: existing.user_id, fresh: false } }
+        }
+      }
+    }
+    return { existing, content: await this.content(send) }
   }
 
   /** Marks the other side's messages read; the other side hears how far. */
@@ -337,11 +370,7 @@ export class ChatService {
     }
   }
 
-  private async content(send: ChatSend): Promise<{
-    text: string | null
-    image: { key: string; jpeg: Buffer } | null
-    card: ChatCard | null
-  }> {
+  private async content(send: ChatSend): Promise<Content> {
     switch (send.kind) {
       case 'text':
         return { text: send.text, image: null, card: null }
