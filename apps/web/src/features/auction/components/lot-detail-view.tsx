@@ -16,6 +16,7 @@ import {
   ItemHeading,
   ItemTags,
 } from '../../../components/item-detail'
+import { galleryPhotos } from '../../../components/gallery-photos'
 import { PhotoGallery } from '../../../components/photo-gallery'
 import { Price } from '../../../components/price'
 import { inBackground } from '../../../lib/background'
@@ -39,7 +40,7 @@ export function LotDetailView({ lot }: { lot: LotDetail }) {
     steps.data && steps.data.length > 0
       ? stepAt(lot.price ?? lot.startPrice, steps.data)
       : undefined
-  const images = lot.images.length > 0 ? lot.images : [lot.image]
+  const images = galleryPhotos(lot)
   const band = closed ? styles.closed : lot.status === 'preview' ? styles.preview : ''
 
   return (

@@ -16,6 +16,7 @@ import {
   ItemTags,
 } from '../../../components/item-detail'
 import { ItemFact } from '../../../components/item-fact'
+import { galleryPhotos } from '../../../components/gallery-photos'
 import { PhotoGallery } from '../../../components/photo-gallery'
 import { Price } from '../../../components/price'
 import { useLocale } from '../../../lib/use-locale'
@@ -28,7 +29,7 @@ import styles from './mall-detail-view.module.css'
 export function MallDetailView({ item, coupons }: { item: MallItemDetail; coupons?: ReactNode }) {
   const { t } = useTranslation()
   const locale = useLocale()
-  const images = item.images.length > 0 ? item.images : [item.image]
+  const images = galleryPhotos(item)
   return (
     <ItemDetail data-product-no={item.productNo}>
       <PhotoGallery images={images} title={item.title} />
