@@ -151,13 +151,8 @@ export class PaymentsRepository {
   }
 
   /** Whether a paid payment carries this platform transaction id (each is settled once). */
-  async paidByTransaction(tx: Tx, transactionId: string): Promise<boolean> {
-    const row = await tx
-      .selectFrom('payments')
-      .select('id')
-      .where('transaction_id', '=', transactionId)
-      .executeTakeFirst()
-    return row !== undefined
+  paidByTransaction(tx: Tx, transactionId: string): Promise<boolean> {
+    return carriesTransaction(tx, 'payments', transactionId)
   }
 
   /**
@@ -245,13 +240,8 @@ export class PaymentsRepository {
   }
 
   /** Whether a paid recharge carries this platform transaction id (each is settled once). */
-  async rechargePaidByTransaction(tx: Tx, transactionId: string): Promise<boolean> {
-    const row = await tx
-      .selectFrom('recharges')
-      .select('id')
-      .where('transaction_id', '=', transactionId)
-      .executeTakeFirst()
-    return row !== undefined
+  rechargePaidByTransaction(tx: Tx, transactionId: string): Promise<boolean> {
+    return carriesTransaction(tx, 'recharges', transactionId)
   }
 
   /**
@@ -301,4 +291,18 @@ export class PaymentsRepository {
       .executeTakeFirst()
     return updated.numUpdatedRows === 1n
   }
+}
+
+/** Whether a row of `table` carries this platform transaction id (unique there). */
+async function carriesTransaction(
+  tx: Tx,
+  table: 'payments' | 'recharges',
+  transactionId: string,
+): Promise<boolean> {
+  const row = await tx
+    .selectFrom(table)
+    .select('id')
+    .where('transaction_id', '=', transactionId)
+    .executeTakeFirst()
+  return row !== undefined
 }
