@@ -66,18 +66,21 @@ const STYLE = `
   p.note { text-align: center; color: #555; }
 `
 
-function page(title: string, body: string): string {
+/** A sandbox page standing for one of the platform's phone screens: its title, styles and body. */
+export function sandboxPage(title: string, style: string, body: string): string {
   return `<!doctype html>
 <html lang="zh-CN">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
 <title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
+<style>${style}</style>
 </head>
 <body><main>${body}</main></body>
 </html>`
 }
+
+const page = (title: string, body: string): string => sandboxPage(title, STYLE, body)
 
 /**
  * The payment sheet the platform shows inside its app, as a tiny page: what is paid and to whom,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { MpScope } from '../wechat/mp-protocol'
-import { escapeHtml } from './cashier-page'
+import { escapeHtml, sandboxPage } from './cashier-page'
 import { type AuthorizeProblem, SANDBOX_IDENTITY_MAX } from './mp-sandbox'
 
 /**
@@ -38,18 +38,7 @@ const STYLE = `
   .oops .code { color: #aaa; font-size: 13px; }
 `
 
-function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="zh-CN">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
-<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
-</head>
-<body><main>${body}</main></body>
-</html>`
-}
+const page = (title: string, body: string): string => sandboxPage(title, STYLE, body)
 
 /** What the consent form sends back (with the tester's name and 允许/拒绝). */
 export interface ConsentFields {
