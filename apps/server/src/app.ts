@@ -127,7 +127,6 @@ import { PassportRepository } from './modules/passport/repository'
 import { PassportService } from './modules/passport/service'
 import { SandboxSmsSender, type SmsSender } from './modules/passport/sms-sender'
 import { CounterService } from './modules/staff/counter-service'
-import { StaffRepository } from './modules/staff/repository'
 import { staffRoutes } from './modules/staff/routes'
 import { StaffService } from './modules/staff/service'
 import { systemRoutes } from './modules/system/routes'
@@ -481,7 +480,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(systemRoutes, { prefix: '/svc', clientConfig: config })
   await app.register(mediaRoutes, { prefix: MEDIA_PREFIX })
 
-  const staff = new StaffService(new StaffRepository(database.db), clock)
+  const staff = StaffService.forDatabase(database, clock)
   // Remittances, withdrawals and overdue winners judge deposit under the bids' exposure lock.
   const heldDeposit: BankingDeps['heldDeposit'] = (tx, userId) => bidding.heldDeposit(tx, userId)
   const banking = new BankingService({
@@ -542,25 +541,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     notices: { unreadCount: (userId) => notices.unreadCount(userId) },
     chat: { unreadCount: (userId) => chat.unreadCount(userId) },
     payPasswords: { isSet: async (userId) => (await accounts.find(userId)) !== undefined },
-  })
-  await app.register(staffRoutes, {
-    prefix: `${MAIN_PREFIX}/admin`,
-    service: staff,
-    loginLimit: limits.staffLogin,
-    delivery,
-    operations: {
-      listings: new ListingService({
-        transact: transactor(database),
-        clock,
-        listings: new ListingRepository(database.dialect),
-        priceSteps: () => bidding.priceSteps(),
-      }),
-      counter: new CounterService({ users, ledger }),
-      coupons,
-      banking,
-      forfeits,
-      bookings,
-    },
   })
   const pushLimits = { ...DEFAULT_PUSH_LIMITS, ...options.push?.limits }
   await app.register(pushRoutes, {
@@ -639,14 +619,37 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     origins: chatOrigins,
     maxConnectionsPerIp: pushLimits.maxConnectionsPerIp,
   })
-  await app.register(chatStaffRoutes, {
-    prefix: `${MAIN_PREFIX}/admin`,
-    service: chat,
-    hub: chatHub,
-    staffOf: (sid) => staff.sessionOf(sid),
-    origins: chatOrigins,
-  })
 
+  // Issue 12 · the operator API and console areas, once every service they call exists.
+  await app.register(staffRoutes, {
+    prefix: `${MAIN_PREFIX}/admin`,
+    service: staff,
+    clock,
+    loginLimit: limits.staffLogin,
+    delivery,
+    operations: {
+      listings: new ListingService({
+        transact: transactor(database),
+        clock,
+        listings: new ListingRepository(database.dialect),
+        priceSteps: () => bidding.priceSteps(),
+      }),
+      counter: new CounterService({ users, ledger }),
+      coupons,
+      banking,
+      forfeits,
+      bookings,
+    },
+    // Issue 12 · the console's areas, each route naming its roles (ADR 021).
+    areas: async (scope) => {
+      await scope.register(chatStaffRoutes, { service: chat, hub: chatHub, origins: chatOrigins })
+      // Issue 12 · catalogue (specials, lots, photos, CSV import) registers here.
+      // Issue 12 · catalogue settings (mall items, categories, banners, coupons, increments) here.
+      // Issue 12 · sales (live view, results, relist, overdue) registers here.
+      // Issue 12 · money (adjustments, refunds, ledger report) registers here.
+      // Issue 12 · fulfilment (pickups by slot, pick lists) registers here.
+    },
+  })
   await app.register(
     async (main) => {
       const verify = signedRequestHook(MAIN_PREFIX, 'main', signing)

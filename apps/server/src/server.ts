@@ -4,7 +4,6 @@ import { IdempotencyPurger, IdempotencyStore } from './platform/idempotency'
 import { ClosingSweeper } from './modules/bidding/closing'
 import { ReminderJob } from './modules/bidding/reminders'
 import { CompletionJob } from './modules/delivery/completion'
-import { StaffRepository } from './modules/staff/repository'
 import { StaffService } from './modules/staff/service'
 import { systemClock } from './platform/clock'
 import { assertProductionSecrets, loadConfig } from './platform/config'
@@ -32,7 +31,7 @@ async function main(): Promise<void> {
     : undefined
   const app = await buildApp(appOptionsFromConfig(config, { database, clock: systemClock, bus }))
   reportBusError = (error) => app.log.error({ err: error }, 'redis push bus error')
-  const staff = await new StaffService(new StaffRepository(database.db), systemClock).bootstrap(
+  const staff = await StaffService.forDatabase(database, systemClock).bootstrap(
     config.adminPassword,
   )
   if (staff.generated) {

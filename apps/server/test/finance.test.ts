@@ -1,6 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { StaffRepository } from '../src/modules/staff/repository'
 import { StaffService } from '../src/modules/staff/service'
 import { createTestApp, type Session, type TestApp } from './helpers/app'
 import { createLot } from './helpers/auction'
@@ -25,7 +24,7 @@ describe.each(databases)('finance on $name', (kind) => {
   beforeAll(async () => {
     t = await createTestApp(kind)
     const password = 'staff-test-password'
-    await new StaffService(new StaffRepository(t.database.db), t.clock).bootstrap(password)
+    await StaffService.forDatabase(t.database, t.clock).bootstrap(password)
     const login = await t.inject({
       method: 'POST',
       url: '/svc/main/admin/login',

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { productNoOf } from '../src/modules/catalog/listing-service'
 import { requestHash } from '../src/platform/idempotency'
-import { StaffRepository } from '../src/modules/staff/repository'
 import { StaffService } from '../src/modules/staff/service'
 import { createTestApp, type TestApp } from './helpers/app'
 import { testDatabases } from './helpers/databases'
@@ -14,7 +13,7 @@ describe.each(databases)('staff sign-in on $name', (kind) => {
 
   beforeAll(async () => {
     t = await createTestApp(kind)
-    const service = new StaffService(new StaffRepository(t.database.db), t.clock)
+    const service = StaffService.forDatabase(t.database, t.clock)
     const boot = await service.bootstrap(undefined)
     expect(boot.created).toBe(true)
     password = boot.generated!
@@ -49,7 +48,9 @@ describe.each(databases)('staff sign-in on $name', (kind) => {
       url: '/svc/main/admin/session',
       cookies: { staff_sid: cookie!.value },
     })
-    expect(session.json()).toEqual({ data: { username: 'admin' } })
+    expect(session.json()).toEqual({
+      data: { staffId: expect.any(Number), username: 'admin', roles: ['admin'] },
+    })
 
     await t.inject({
       method: 'POST',

@@ -325,6 +325,13 @@ export const ERRORS = {
     zh: '今天发送的图片已达上限，请明天再发或改用文字',
     en: 'you have sent as many pictures as a day allows; try tomorrow or write instead',
   },
+  STAFF_USERNAME_TAKEN: { status: 409, zh: '该用户名已被使用', en: 'that username is taken' },
+  STAFF_SELF_LOCKOUT: {
+    status: 409,
+    zh: '不能停用自己的账号或取消自己的管理员角色',
+    en: 'you cannot disable your own account or drop your own admin role',
+  },
+  // Issue 12 · console areas add their codes below.
 } as const satisfies Record<string, ErrorEntry>
 
 export type ErrorCode = keyof typeof ERRORS

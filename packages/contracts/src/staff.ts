@@ -68,3 +68,89 @@ export const DepositCreditedSchema = z.object({ deposit: z.number().int() })
 export const LegacyQuotaCreditedSchema = DepositCreditedSchema.extend({
   quota: z.number().int().describe('the deposit balance, under the older name'),
 })
+
+/**
+ * Staff roles (issue 12, ADR 021). `admin` may do everything, the others their area: cataloguers
+ * list lots and mall items, cashiers decide on money, shipping hands goods over, support answers
+ * the chat. A staff member may hold several.
+ */
+export const STAFF_ROLES = ['admin', 'cataloguer', 'cashier', 'shipping', 'support'] as const
+export const StaffRoleSchema = z.enum(STAFF_ROLES)
+export type StaffRole = z.infer<typeof StaffRoleSchema>
+
+/** Who may call a staff route: the roles named (admin always may), or any signed-in staff. */
+export type StaffAccess = readonly StaffRole[] | 'any'
+
+export const StaffSessionSchema = z.object({
+  staffId: z.number().int(),
+  username: z.string(),
+  roles: z.array(StaffRoleSchema),
+})
+export type StaffSession = z.infer<typeof StaffSessionSchema>
+
+const Username = z
+  .string()
+  .min(2)
+  .max(32)
+  .regex(/^[a-z0-9_.-]+$/, 'lower-case letters, digits, . _ -')
+const StaffPassword = z.string().min(10).max(256)
+const Roles = z.array(StaffRoleSchema).min(1).max(STAFF_ROLES.length)
+
+export const StaffMemberSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  roles: z.array(StaffRoleSchema),
+  disabled: z.boolean(),
+  createdAt: z.string(),
+})
+export type StaffMember = z.infer<typeof StaffMemberSchema>
+
+export const StaffMemberCreateSchema = z.object({
+  username: Username,
+  password: StaffPassword,
+  roles: Roles,
+})
+export type StaffMemberCreate = z.infer<typeof StaffMemberCreateSchema>
+
+/** What an admin changes on an account; a disabled account's sessions end at once. */
+export const StaffMemberUpdateSchema = z
+  .object({ roles: Roles, password: StaffPassword, disabled: z.boolean() })
+  .partial()
+  .refine((b) => Object.keys(b).length > 0, { message: 'nothing to change' })
+export type StaffMemberUpdate = z.infer<typeof StaffMemberUpdateSchema>
+
+/**
+ * One line of the staff audit log: every staff call that changes something (or tried to), who made
+ * it and when, the route and its input (secrets redacted), and the state before and after where
+ * the call names them (else the reply's data as `after`).
+ */
+export const AuditEntrySchema = z.object({
+  id: z.number().int(),
+  staffId: z.number().int(),
+  username: z.string(),
+  method: z.string(),
+  route: z.string(),
+  /** The route's summary, for people ("Create a special"). */
+  action: z.string(),
+  target: z.string().nullable(),
+  params: z.unknown(),
+  body: z.unknown(),
+  before: z.unknown(),
+  after: z.unknown(),
+  statusCode: z.number().int(),
+  /** The refusal's code when the call was refused (`FORBIDDEN`, `NOT_PENDING`, …). */
+  errorCode: z.string().nullable(),
+  at: z.string(),
+})
+export type AuditEntry = z.infer<typeof AuditEntrySchema>
+
+export const AuditQuerySchema = z.object({
+  staffId: z.coerce.number().int().positive().optional(),
+  /** Part of the route, e.g. `/remittances`. */
+  route: z.string().max(200).optional(),
+  target: z.string().max(200).optional(),
+  /** Entries older than this id (the previous page's last). */
+  before: z.coerce.number().int().positive().optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+})
+export type AuditQuery = z.infer<typeof AuditQuerySchema>

@@ -48,6 +48,29 @@ export interface StaffUsersTable {
   username: string
   password_hash: string
   created_at: number
+  disabled_at: number | null
+}
+
+export interface StaffRolesTable {
+  staff_id: number
+  role: string
+}
+
+export interface StaffAuditTable {
+  id: Generated<number>
+  staff_id: number
+  username: string
+  method: string
+  route: string
+  action: string
+  target: string | null
+  params: string
+  body: string
+  before: string | null
+  after: string | null
+  status_code: number
+  error_code: string | null
+  created_at: number
 }
 
 export interface StaffSessionsTable {
@@ -581,6 +604,8 @@ export interface DB {
   request_nonces: RequestNoncesTable
   staff_users: StaffUsersTable
   staff_sessions: StaffSessionsTable
+  staff_roles: StaffRolesTable
+  staff_audit: StaffAuditTable
   addresses: AddressesTable
   chat_conversations: ChatConversationsTable
   chat_messages: ChatMessagesTable

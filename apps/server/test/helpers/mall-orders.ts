@@ -1,25 +1,33 @@
+import type { StaffRole } from '@numisma/contracts/staff'
 import type { LightMyRequestResponse } from 'fastify'
-import { StaffRepository } from '../../src/modules/staff/repository'
 import { StaffService } from '../../src/modules/staff/service'
 import type { Session, TestApp } from './app'
 
 export type StaffCall = (
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   path: string,
   payload?: object,
 ) => Promise<LightMyRequestResponse>
 
+let staffCounter = 0
+
 /**
- * Signs the bootstrap staff account in (creating it with a known password) and returns a caller
- * for `/svc/main/admin…` with its session cookie.
+ * Signs a staff member in and returns a caller for `/svc/main/admin…` with its session cookie: the
+ * bootstrap admin (created with a known password), or a new account holding only `roles`.
  */
-export async function staffCaller(t: TestApp): Promise<StaffCall> {
+export async function staffCaller(t: TestApp, roles?: StaffRole[]): Promise<StaffCall> {
   const password = 'staff-test-password'
-  await new StaffService(new StaffRepository(t.database.db), t.clock).bootstrap(password)
+  const service = StaffService.forDatabase(t.database, t.clock)
+  await service.bootstrap(password)
+  let username = 'admin'
+  if (roles) {
+    username = `staff-${process.pid}-${staffCounter++}`
+    await service.create({ username, password, roles })
+  }
   const login = await t.inject({
     method: 'POST',
     url: '/svc/main/admin/login',
-    payload: { username: 'admin', password },
+    payload: { username, password },
   })
   const cookie = login.cookies.find((c) => c.name === 'staff_sid')?.value
   if (!cookie) throw new Error(`staff login failed: ${login.body}`)

@@ -27,6 +27,7 @@ export const bookingStaffRoutes: FastifyPluginAsyncZod<BookingStaffRouteOptions>
   app.get(
     '/bookings',
     {
+      config: { staffRoles: ['cashier', 'shipping'] },
       schema: {
         tags,
         summary:
@@ -41,6 +42,7 @@ export const bookingStaffRoutes: FastifyPluginAsyncZod<BookingStaffRouteOptions>
   app.post(
     '/bookings/:id/complete',
     {
+      config: { staffRoles: ['cashier'] },
       schema: {
         tags,
         summary:
@@ -61,6 +63,7 @@ export const bookingStaffRoutes: FastifyPluginAsyncZod<BookingStaffRouteOptions>
   app.post(
     '/bookings/:id/cancel',
     {
+      config: { staffRoles: ['cashier', 'shipping'] },
       schema: {
         tags,
         summary:

@@ -13,6 +13,7 @@ import {
 } from '@numisma/contracts/chat'
 import { COOKIE } from '@numisma/contracts/cookies'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import { staffIdOf } from '../staff/access'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import { sendError } from '../../platform/error-handler'
@@ -131,35 +132,30 @@ export const chatRoutes: FastifyPluginAsyncZod<{ service: ChatService }> = async
 export interface ChatStaffRouteOptions {
   service: ChatService
   hub: ChatHub
-  /** The staff session behind the cookie (modules/staff); throws UNAUTHENTICATED. */
-  staffOf: (sid: string | undefined) => Promise<{ staffId: number }>
   origins: OriginRules
 }
 
 /**
- * Staff's side, under /svc/main/admin with the staff session cookie (DESIGN §9): the
- * conversations, their history, answering as the agent, read marks, pictures and the live socket.
+ * Staff's side, under /svc/main/admin inside the staff guard (modules/staff/access.ts, the support
+ * role): the conversations, their history, answering as the agent, read marks, pictures and the
+ * live socket.
  */
 export const chatStaffRoutes: FastifyPluginAsyncZod<ChatStaffRouteOptions> = async (
   app,
-  { service, hub, staffOf, origins },
+  { service, hub, origins },
 ) => {
   const staffTags = ['staff']
-  app.decorateRequest('staff', null)
-  app.addHook('onRequest', async (request) => {
-    const { staffId } = await staffOf(request.cookies[COOKIE.staffSid])
-    request.staff = { staffId, username: '' }
-  })
-  const staffId = (request: FastifyRequest) => request.staff?.staffId ?? 0
+  const config = { staffRoles: ['support'] as const }
   const agent = (request: FastifyRequest, conversationId: number) => ({
     side: 'agent' as const,
-    staffId: staffId(request),
+    staffId: staffIdOf(request),
     conversationId,
   })
 
   app.get(
     '/chat/conversations',
     {
+      config,
       schema: {
         tags: staffTags,
         summary:
@@ -174,6 +170,7 @@ export const chatStaffRoutes: FastifyPluginAsyncZod<ChatStaffRouteOptions> = asy
   app.get(
     '/chat/conversations/:id/messages',
     {
+      config,
       schema: {
         tags: staffTags,
         summary: "A conversation's history, newest first, before a message id",
@@ -190,6 +187,7 @@ export const chatStaffRoutes: FastifyPluginAsyncZod<ChatStaffRouteOptions> = asy
   app.post(
     '/chat/conversations/:id/messages',
     {
+      config,
       bodyLimit: CHAT_BODY_LIMIT,
       schema: {
         tags: staffTags,
@@ -207,6 +205,7 @@ export const chatStaffRoutes: FastifyPluginAsyncZod<ChatStaffRouteOptions> = asy
   app.post(
     '/chat/conversations/:id/read',
     {
+      config,
       schema: {
         tags: staffTags,
         summary: "Marks the collector's messages read",
@@ -220,6 +219,7 @@ export const chatStaffRoutes: FastifyPluginAsyncZod<ChatStaffRouteOptions> = asy
   app.get(
     '/chat/images/:key',
     {
+      config,
       schema: {
         tags: staffTags,
         summary: 'A chat picture as a JPEG',
@@ -232,6 +232,7 @@ export const chatStaffRoutes: FastifyPluginAsyncZod<ChatStaffRouteOptions> = asy
   app.get(
     '/chat/ws',
     {
+      config,
       websocket: true,
       schema: { hide: true },
       preValidation: async (request, reply) => {
@@ -241,7 +242,7 @@ export const chatStaffRoutes: FastifyPluginAsyncZod<ChatStaffRouteOptions> = asy
       },
     },
     (socket, request) => {
-      const client = hub.attachStaff(adapt(socket), staffId(request))
+      const client = hub.attachStaff(adapt(socket), staffIdOf(request))
       socket.on('close', () => hub.detach(client))
       socket.on('message', (data: Buffer) => {
         hub

@@ -218,6 +218,7 @@ export const deliveryStaffRoutes: FastifyPluginAsyncZod<DeliveryRouteOptions> = 
   app.get(
     '/shipments',
     {
+      config: { staffRoles: ['shipping'] },
       schema: {
         tags,
         summary:
@@ -232,6 +233,7 @@ export const deliveryStaffRoutes: FastifyPluginAsyncZod<DeliveryRouteOptions> = 
   app.post(
     '/shipments/:id/ship',
     {
+      config: { staffRoles: ['shipping'] },
       schema: {
         tags,
         summary:
@@ -247,6 +249,7 @@ export const deliveryStaffRoutes: FastifyPluginAsyncZod<DeliveryRouteOptions> = 
   app.post(
     '/shipments/:id/complete',
     {
+      config: { staffRoles: ['shipping'] },
       schema: {
         tags,
         summary:

@@ -46,6 +46,7 @@ export const bankingStaffRoutes: FastifyPluginAsyncZod<BankingStaffRouteOptions>
   app.get(
     '/remittances',
     {
+      config: { staffRoles: ['cashier'] },
       schema: {
         tags,
         summary: 'Remittance notices, newest first (status=submitted: those waiting)',
@@ -59,6 +60,7 @@ export const bankingStaffRoutes: FastifyPluginAsyncZod<BankingStaffRouteOptions>
   app.get(
     '/remittances/:id/receipt',
     {
+      config: { staffRoles: ['cashier'] },
       schema: { tags, summary: "A notice's receipt as a JPEG", params: IdParamsSchema },
     },
     async (request, reply) => {
@@ -70,6 +72,7 @@ export const bankingStaffRoutes: FastifyPluginAsyncZod<BankingStaffRouteOptions>
   app.post(
     '/remittances/:id/confirm',
     {
+      config: { staffRoles: ['cashier'] },
       schema: {
         tags,
         summary:
@@ -91,6 +94,7 @@ export const bankingStaffRoutes: FastifyPluginAsyncZod<BankingStaffRouteOptions>
   app.post(
     '/remittances/:id/reject',
     {
+      config: { staffRoles: ['cashier'] },
       schema: {
         tags,
         summary: 'No such money arrived: nothing moves (NOT_PENDING once decided)',
@@ -106,6 +110,7 @@ export const bankingStaffRoutes: FastifyPluginAsyncZod<BankingStaffRouteOptions>
   app.get(
     '/withdrawals',
     {
+      config: { staffRoles: ['cashier'] },
       schema: {
         tags,
         summary: 'Withdrawals with whole account numbers, newest first (status=requested: to pay)',
@@ -119,6 +124,7 @@ export const bankingStaffRoutes: FastifyPluginAsyncZod<BankingStaffRouteOptions>
   app.post(
     '/withdrawals/:id/pay',
     {
+      config: { staffRoles: ['cashier'] },
       schema: {
         tags,
         summary: 'The money was sent to the user’s bank account (NOT_PENDING once decided)',
@@ -134,6 +140,7 @@ export const bankingStaffRoutes: FastifyPluginAsyncZod<BankingStaffRouteOptions>
   app.post(
     '/withdrawals/:id/refuse',
     {
+      config: { staffRoles: ['cashier'] },
       schema: {
         tags,
         summary: 'Refuse a withdrawal: the reserved money goes back (NOT_PENDING once decided)',

@@ -17,6 +17,7 @@ export const overdueStaffRoutes: FastifyPluginAsyncZod<OverdueStaffRouteOptions>
   app.post(
     '/orders/:id/forfeit',
     {
+      config: { staffRoles: ['cashier'] },
       schema: {
         tags: ['staff'],
         summary:

@@ -51,6 +51,7 @@ export const operationsRoutes: FastifyPluginAsyncZod<OperationsOptions> = async 
   app.post(
     '/specials',
     {
+      config: { staffRoles: ['cataloguer'] },
       schema: {
         tags,
         summary: 'Create a special',
@@ -64,6 +65,7 @@ export const operationsRoutes: FastifyPluginAsyncZod<OperationsOptions> = async 
   app.post(
     '/lots',
     {
+      config: { staffRoles: ['cataloguer'] },
       schema: {
         tags,
         summary: "Add a lot as the special's next; it closes staggerSeconds after the previous one",
@@ -77,6 +79,7 @@ export const operationsRoutes: FastifyPluginAsyncZod<OperationsOptions> = async 
   app.post(
     '/mall-items',
     {
+      config: { staffRoles: ['cataloguer'] },
       schema: {
         tags,
         summary: 'Add a mall item; its product number comes from its id',
@@ -90,6 +93,7 @@ export const operationsRoutes: FastifyPluginAsyncZod<OperationsOptions> = async 
   app.post(
     '/coupons',
     {
+      config: { staffRoles: ['cataloguer'] },
       schema: {
         tags,
         summary: 'Issue a mall coupon (spend-X-save-Y or percent off with a cap)',
@@ -119,6 +123,7 @@ export const operationsRoutes: FastifyPluginAsyncZod<OperationsOptions> = async 
   app.post(
     '/users/:userId/deposit',
     {
+      config: { staffRoles: ['cashier'] },
       schema: {
         tags,
         summary: "Credit a user's deposit (保证金) paid at the counter",
@@ -134,6 +139,7 @@ export const operationsRoutes: FastifyPluginAsyncZod<OperationsOptions> = async 
   app.post(
     '/users/:userId/balance',
     {
+      config: { staffRoles: ['cashier'] },
       schema: {
         tags,
         summary: "Credit a user's balance with cash taken at the counter (from clearing)",
@@ -162,6 +168,7 @@ export const operationsRoutes: FastifyPluginAsyncZod<OperationsOptions> = async 
   app.post(
     '/users/:userId/quota',
     {
+      config: { staffRoles: ['cashier'] },
       schema: {
         tags,
         summary: 'Alias of /users/{userId}/deposit (older path; `quota` is the deposit balance)',

@@ -1,49 +1,58 @@
-import { dataSchema } from '@numisma/contracts/api'
+import { dataSchema, IdParamsSchema } from '@numisma/contracts/api'
 import { COOKIE } from '@numisma/contracts/cookies'
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import {
+  AuditEntrySchema,
+  AuditQuerySchema,
+  StaffMemberCreateSchema,
+  StaffMemberSchema,
+  StaffMemberUpdateSchema,
+  StaffSessionSchema,
+} from '@numisma/contracts/staff'
+import type { FastifyInstance } from 'fastify'
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import type { Clock } from '../../platform/clock'
 import { deliveryStaffRoutes } from '../delivery/routes'
 import type { DeliveryService } from '../delivery/service'
+import { auditTrail, installStaffGuard, staffIdOf } from './access'
 import { type OperationsOptions, operationsRoutes } from './operations'
 import { STAFF_SESSION_MS, type StaffService } from './service'
 
 export const STAFF_COOKIE_PATH = '/svc/main/admin'
 
-const StaffSchema = z.object({ username: z.string() })
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    staff: { staffId: number; username: string } | null
-  }
-}
-
 /** Operator API under /svc/main/admin: a staff session cookie, not HMAC signing (DESIGN §9). */
 export interface StaffRouteOptions {
   service: StaffService
+  clock: Clock
   loginLimit: number
   operations: OperationsOptions
   /** Shipping and handing over shipments (modules/delivery). */
   delivery: DeliveryService
+  /**
+   * The console's areas from other modules (chat desk, catalogue, sales, money, fulfilment),
+   * registered inside the guarded scope: each route names its `staffRoles` (ADR 021).
+   */
+  areas: (scope: FastifyInstance) => Promise<void>
 }
 
 export const staffRoutes: FastifyPluginAsyncZod<StaffRouteOptions> = async (
   app,
-  { service, loginLimit, operations, delivery },
+  { service, clock, loginLimit, operations, delivery, areas },
 ) => {
-  app.decorateRequest('staff', null)
+  const tags = ['staff']
 
   app.post(
     '/login',
     {
       config: { rateLimit: { max: loginLimit, timeWindow: '15 minutes' } },
       schema: {
-        tags: ['staff'],
+        tags,
         summary: 'Staff sign-in',
         body: z.object({
           username: z.string().min(1).max(64),
           password: z.string().min(1).max(256),
         }),
-        response: { 200: dataSchema(StaffSchema) },
+        response: { 200: dataSchema(z.object({ username: z.string() })) },
       },
     },
     async (request, reply) => {
@@ -59,32 +68,38 @@ export const staffRoutes: FastifyPluginAsyncZod<StaffRouteOptions> = async (
     },
   )
 
-  // Everything registered after this hook needs a staff session.
-  await app.register(async (authed) => {
-    authed.addHook('onRequest', async (request) => {
-      request.staff = await service.sessionOf(request.cookies[COOKIE.staffSid])
+  // Everything registered in here needs a staff session whose roles the route admits.
+  await app.register(async (scope) => {
+    const authed = scope.withTypeProvider<ZodTypeProvider>()
+    installStaffGuard(authed, {
+      sessionOf: (sid) => service.sessionOf(sid),
+      audit: { record: (entry) => service.recordAudit(entry) },
+      now: () => clock.now(),
     })
 
     await authed.register(operationsRoutes, operations)
     await authed.register(deliveryStaffRoutes, { service: delivery })
+    await areas(authed)
 
     authed.get(
       '/session',
       {
+        config: { staffRoles: 'any' },
         schema: {
-          tags: ['staff'],
-          summary: 'The signed-in staff member',
-          response: { 200: dataSchema(StaffSchema) },
+          tags,
+          summary: 'The signed-in staff member and their roles',
+          response: { 200: dataSchema(StaffSessionSchema) },
         },
       },
-      (request) => ({ data: { username: request.staff?.username ?? '' } }),
+      (request) => ({ data: request.staff! }),
     )
 
     authed.post(
       '/logout',
       {
+        config: { staffRoles: 'any' },
         schema: {
-          tags: ['staff'],
+          tags,
           summary: 'Staff sign-out',
           response: { 200: dataSchema(z.object({ loggedOut: z.literal(true) })) },
         },
@@ -94,6 +109,70 @@ export const staffRoutes: FastifyPluginAsyncZod<StaffRouteOptions> = async (
         reply.clearCookie(COOKIE.staffSid, { path: STAFF_COOKIE_PATH })
         return { data: { loggedOut: true as const } }
       },
+    )
+
+    authed.get(
+      '/staff-members',
+      {
+        schema: {
+          tags,
+          summary: 'Staff accounts and their roles (admin)',
+          response: { 200: dataSchema(z.array(StaffMemberSchema)) },
+        },
+      },
+      async () => ({ data: await service.list() }),
+    )
+
+    authed.post(
+      '/staff-members',
+      {
+        schema: {
+          tags,
+          summary: 'Open a staff account with its roles (admin)',
+          body: StaffMemberCreateSchema,
+          response: { 200: dataSchema(StaffMemberSchema) },
+        },
+      },
+      async (request) => {
+        const member = await service.create(request.body)
+        auditTrail(request, { target: `staff:${member.id}` })
+        return { data: member }
+      },
+    )
+
+    authed.post(
+      '/staff-members/:id',
+      {
+        schema: {
+          tags,
+          summary: "Change a staff account's roles, password or whether it may sign in (admin)",
+          params: IdParamsSchema,
+          body: StaffMemberUpdateSchema,
+          response: { 200: dataSchema(StaffMemberSchema) },
+        },
+      },
+      async (request) => {
+        const { before, after } = await service.update(
+          staffIdOf(request),
+          request.params.id,
+          request.body,
+        )
+        auditTrail(request, { target: `staff:${after.id}`, before, after })
+        return { data: after }
+      },
+    )
+
+    authed.get(
+      '/audit',
+      {
+        schema: {
+          tags,
+          summary: 'The staff audit log, newest first (admin)',
+          querystring: AuditQuerySchema,
+          response: { 200: dataSchema(z.array(AuditEntrySchema)) },
+        },
+      },
+      async (request) => ({ data: await service.auditLog(request.query) }),
     )
   })
 }

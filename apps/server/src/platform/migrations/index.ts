@@ -20,6 +20,7 @@ import { addresses } from './0011-addresses'
 import { delivery } from './0012-delivery'
 import { wechat } from './0013-wechat'
 import { chat } from './0014-chat'
+import { staffRolesAudit } from './0015-staff-roles-audit'
 
 /**
  * Migrations are code, written once for both dialects: the context hides the two places where
@@ -59,6 +60,7 @@ const MIGRATIONS: Record<string, (ctx: MigrationContext) => Migration> = {
   '0012-delivery': delivery,
   '0013-wechat': wechat,
   '0014-chat': chat,
+  '0015-staff-roles-audit': staffRolesAudit,
 }
 
 class CodeMigrationProvider implements MigrationProvider {
