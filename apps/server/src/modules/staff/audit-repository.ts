@@ -58,7 +58,7 @@ export class AuditRepository {
     if (query.before !== undefined) select = select.where('id', '<', query.before)
     const rows = await select.orderBy('id', 'desc').limit(query.limit).execute()
     return rows.map((row) => ({
-      id: Number(row.id),
+      id: row.id,
       staffId: row.staff_id,
       username: row.username,
       method: row.method,
@@ -71,7 +71,7 @@ export class AuditRepository {
       after: parse(row.after),
       statusCode: row.status_code,
       errorCode: row.error_code,
-      at: new Date(Number(row.created_at)).toISOString(),
+      at: new Date(row.created_at).toISOString(),
     }))
   }
 }

@@ -36,7 +36,7 @@ export class StaffRepository {
       .returning('id')
       .executeTakeFirst()
     if (!row) return null
-    const id = Number(row.id)
+    const id = row.id
     await this.setRoles(tx, id, account.roles)
     return id
   }
@@ -93,11 +93,11 @@ export class StaffRepository {
       this.db.selectFrom('staff_roles').select(['staff_id', 'role']).orderBy('role').execute(),
     ])
     return users.map((u) => ({
-      id: Number(u.id),
+      id: u.id,
       username: u.username,
-      roles: asRoles(roles.filter((r) => r.staff_id === Number(u.id))),
+      roles: asRoles(roles.filter((r) => r.staff_id === u.id)),
       disabled: u.disabled_at !== null,
-      createdAt: new Date(Number(u.created_at)).toISOString(),
+      createdAt: new Date(u.created_at).toISOString(),
     }))
   }
 
@@ -119,7 +119,7 @@ export class StaffRepository {
       .where('staff_users.disabled_at', 'is', null)
       .executeTakeFirst()
     if (!row) return undefined
-    const staffId = Number(row.staffId)
+    const { staffId } = row
     return { staffId, username: row.username, roles: await this.rolesOf(this.db, staffId) }
   }
 
