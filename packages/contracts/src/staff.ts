@@ -81,6 +81,14 @@ export type StaffRole = z.infer<typeof StaffRoleSchema>
 /** Who may call a staff route: the roles named (admin always may), or any signed-in staff. */
 export type StaffAccess = readonly StaffRole[] | 'any'
 
+/** The one access rule, for the server's guard and the console's menu alike. */
+export function mayAccess(roles: readonly StaffRole[], access: StaffAccess | undefined): boolean {
+  if (roles.includes('admin')) return true
+  if (access === undefined) return false
+  if (access === 'any') return roles.length > 0
+  return access.some((role) => roles.includes(role))
+}
+
 export const StaffSessionSchema = z.object({
   staffId: z.number().int(),
   username: z.string(),

@@ -1,18 +1,18 @@
-import { Button, Layout, Result, Spin, Typography } from 'antd'
+import { Button, Result, Spin } from 'antd'
+import { BrowserRouter } from 'react-router'
 import { inBackground } from '../lib/background'
-import { ChatDeskPage } from './chat-desk-page'
 import styles from './admin-app.module.css'
+import { ConsoleLayout } from './console/console-layout'
 import { SignInPage } from './sign-in-page'
-import { useStaffLogout, useStaffSession } from './staff-queries'
+import { useStaffSession } from './staff-queries'
 import { TEXT } from './texts'
 
 /**
- * The operator console at /admin (ADR 020): the sign-in form without a staff session, else the
- * console's frame with its one page so far, the chat desk (issue 12 adds the others).
+ * The operator console at /admin (ADR 020, 021): the sign-in form without a staff session, else
+ * the console's frame with the pages the staff member's roles open.
  */
 export function AdminApp() {
   const session = useStaffSession()
-  const logout = useStaffLogout()
   if (session.isPending) {
     return (
       <div className={styles.center}>
@@ -31,23 +31,8 @@ export function AdminApp() {
   }
   if (session.data === null) return <SignInPage />
   return (
-    <Layout className={styles.layout}>
-      <Layout.Header className={styles.header}>
-        <Typography.Text strong className={styles.brand}>
-          {TEXT.console}
-        </Typography.Text>
-        <Typography.Text className={styles.section}>{TEXT.desk}</Typography.Text>
-        <span className={styles.spacer} />
-        <Typography.Text className={styles.user} data-testid="staff-username">
-          {session.data.username}
-        </Typography.Text>
-        <Button size="small" onClick={() => logout.mutate()} loading={logout.isPending}>
-          {TEXT.signOut}
-        </Button>
-      </Layout.Header>
-      <Layout.Content className={styles.content}>
-        <ChatDeskPage />
-      </Layout.Content>
-    </Layout>
+    <BrowserRouter basename="/admin">
+      <ConsoleLayout staff={session.data} />
+    </BrowserRouter>
   )
 }

@@ -7,6 +7,7 @@ import {
   type ChatSend,
   type StaffConversationPage,
 } from '@numisma/contracts/chat'
+import { StaffSessionSchema, type StaffSession } from '@numisma/contracts/staff'
 import { z } from 'zod'
 
 /**
@@ -33,8 +34,10 @@ export async function staffRequest<T>(
   path: string,
   schema: { parse(value: unknown): T },
   init: {
-    method?: 'GET' | 'POST'
+    method?: 'GET' | 'POST' | 'PUT' | 'DELETE'
     body?: unknown
+    /** Extra headers, e.g. an `Idempotency-Key` for money calls. */
+    headers?: Record<string, string>
     query?: Record<string, number | string | undefined>
   } = {},
 ): Promise<T> {
@@ -45,7 +48,10 @@ export async function staffRequest<T>(
   const res = await fetch(`${STAFF_BASE}${path}${query}`, {
     method: init.method ?? 'GET',
     credentials: 'same-origin',
-    headers: init.body === undefined ? undefined : { 'content-type': 'application/json' },
+    headers: {
+      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...init.headers,
+    },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   })
   const json: unknown = await res.json().catch(() => null)
@@ -58,15 +64,12 @@ export async function staffRequest<T>(
   return schema.parse(z.object({ data: z.unknown() }).parse(json).data)
 }
 
-const StaffSchema = z.object({ username: z.string() })
-export type Staff = z.infer<typeof StaffSchema>
-
-export function staffLogin(username: string, password: string): Promise<Staff> {
-  return staffRequest('/login', StaffSchema, { method: 'POST', body: { username, password } })
+export function staffLogin(username: string, password: string): Promise<unknown> {
+  return staffRequest('/login', z.unknown(), { method: 'POST', body: { username, password } })
 }
 
-export function staffSession(): Promise<Staff> {
-  return staffRequest('/session', StaffSchema)
+export function staffSession(): Promise<StaffSession> {
+  return staffRequest('/session', StaffSessionSchema)
 }
 
 export function staffLogout(): Promise<unknown> {

@@ -47,7 +47,8 @@ export function useStaffLogin() {
   return useMutation({
     mutationFn: (input: { username: string; password: string }) =>
       staffLogin(input.username, input.password),
-    onSuccess: (staff) => queryClient.setQueryData(SESSION_KEY, staff),
+    // The session (with its roles) is read again now that the cookie is set.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: SESSION_KEY }),
   })
 }
 

@@ -1,3 +1,5 @@
+import type { StaffRole } from '@numisma/contracts/staff'
+
 /** The operator console's words: staff work in Chinese (the shop's i18n stays out of this bundle). */
 export const TEXT = {
   console: '泉藏拍卖 · 运营后台',
@@ -36,4 +38,16 @@ export const TEXT = {
   cardLot: '拍品',
   cardMall: '商品',
   agent: '客服',
+  noPages: '您的账号尚未分配可用的页面，请联系管理员',
+  pageNotFound: '页面不存在',
+  backHome: '返回首页',
 } as const
+
+/** The roles as staff read them (contracts/staff STAFF_ROLES). */
+export const ROLE_NAMES = {
+  admin: '管理员',
+  cataloguer: '编目',
+  cashier: '出纳',
+  shipping: '发货',
+  support: '客服',
+} as const satisfies Record<StaffRole, string>

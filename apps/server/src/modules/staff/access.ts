@@ -1,5 +1,5 @@
 import { COOKIE } from '@numisma/contracts/cookies'
-import type { StaffAccess, StaffRole, StaffSession } from '@numisma/contracts/staff'
+import { mayAccess, type StaffAccess, type StaffSession } from '@numisma/contracts/staff'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { AppError } from '../../platform/errors'
 import type { AuditRecord } from './audit-repository'
@@ -36,13 +36,6 @@ export function auditTrail(request: FastifyRequest, trail: AuditTrail): void {
 export function staffIdOf(request: FastifyRequest): number {
   if (!request.staff) throw new AppError('UNAUTHENTICATED')
   return request.staff.staffId
-}
-
-export function mayAccess(roles: readonly StaffRole[], access: StaffAccess | undefined): boolean {
-  if (roles.includes('admin')) return true
-  if (access === undefined) return false
-  if (access === 'any') return roles.length > 0
-  return access.some((role) => roles.includes(role))
 }
 
 export interface StaffGuardDeps {

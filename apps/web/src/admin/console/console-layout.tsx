@@ -1,0 +1,107 @@
+import { LogoutOutlined } from '@ant-design/icons'
+import { ProLayout } from '@ant-design/pro-components'
+import type { StaffSession } from '@numisma/contracts/staff'
+import { Button, Result, Spin, Tag } from 'antd'
+import { Suspense, useMemo } from 'react'
+import { Link, Navigate, Route, Routes, useLocation } from 'react-router'
+import { useStaffLogout } from '../staff-queries'
+import { ROLE_NAMES, TEXT } from '../texts'
+import styles from './console-layout.module.css'
+import { routedPages, visibleGroups } from './console-groups'
+
+/**
+ * The console's frame (ProLayout): the menu of the pages the staff member's roles open, the signed
+ * in name with its roles, and the page. `/admin` opens the first page they may use.
+ */
+export function ConsoleLayout({ staff }: { staff: StaffSession }) {
+  const location = useLocation()
+  const logout = useStaffLogout()
+  const groups = useMemo(() => visibleGroups(staff.roles), [staff.roles])
+  const pages = useMemo(() => routedPages(groups), [groups])
+  const route = useMemo(
+    () => ({
+      path: '/',
+      routes: groups.map((group) => ({
+        path: group.path,
+        name: group.name,
+        icon: group.icon,
+        routes: group.pages.map((page) => ({
+          path: `${group.path}/${page.path}`,
+          name: page.name,
+          hideInMenu: page.hidden === true,
+        })),
+      })),
+    }),
+    [groups],
+  )
+  const first = pages.find((page) => page.hidden !== true)
+
+  return (
+    <ProLayout
+      title={TEXT.console}
+      logo={false}
+      layout="mix"
+      fixSiderbar
+      route={route}
+      location={{ pathname: location.pathname }}
+      menuItemRender={(item, dom) => (item.path ? <Link to={item.path}>{dom}</Link> : dom)}
+      token={{ header: { colorHeaderTitle: '#8e1f1b' } }}
+      actionsRender={() => [
+        <span key="who" className={styles.who} data-testid="staff-username">
+          {staff.username}
+          {staff.roles.map((role) => (
+            <Tag key={role} className={styles.role}>
+              {ROLE_NAMES[role]}
+            </Tag>
+          ))}
+        </span>,
+        <Button
+          key="logout"
+          size="small"
+          icon={<LogoutOutlined />}
+          onClick={() => logout.mutate()}
+          loading={logout.isPending}
+        >
+          {TEXT.signOut}
+        </Button>,
+      ]}
+    >
+      <Suspense
+        fallback={
+          <div className={styles.loading}>
+            <Spin />
+          </div>
+        }
+      >
+        <Routes>
+          {pages.map((page) => (
+            <Route key={page.fullPath} path={`${page.fullPath}/*`} element={<page.component />} />
+          ))}
+          <Route
+            path="/"
+            element={first ? <Navigate to={first.fullPath} replace /> : <NoPages />}
+          />
+          <Route path="*" element={<NotFound />} />
+        </Routes>
+      </Suspense>
+    </ProLayout>
+  )
+}
+
+function NoPages() {
+  return <Result status="403" title={TEXT.noPages} />
+}
+
+function NotFound() {
+  return (
+    <Result
+      status="404"
+      title={TEXT.pageNotFound}
+      extra={
+        <Link to="/">
+          <Button type="primary">{TEXT.backHome}</Button>
+        </Link>
+      }
+    />
+  )
+}
