@@ -32,7 +32,7 @@ async function deskContext(): Promise<{ context: BrowserContext; page: Page }> {
     baseURL: baseUrl(),
   })
   const page = await context.newPage()
-  await page.goto('/admin')
+  await page.goto('/admin/support/chat')
   await page.getByLabel('用户名').waitFor()
   await screenshot(page, 'chat-desk-sign-in')
   await page.getByLabel('用户名').fill('admin')
