@@ -560,6 +560,16 @@ export interface ChatImagesTable {
   created_at: number
 }
 
+// Issue 12 · catalogue area tables go here.
+
+// Issue 12 · settings area tables go here.
+
+// Issue 12 · sales area tables go here.
+
+// Issue 12 · money area tables go here.
+
+// Issue 12 · fulfilment area tables go here.
+
 export interface DB {
   wechat_links: WechatLinksTable
   wechat_bind_tokens: WechatBindTokensTable
@@ -606,6 +616,11 @@ export interface DB {
   staff_sessions: StaffSessionsTable
   staff_roles: StaffRolesTable
   staff_audit: StaffAuditTable
+  // Issue 12 · catalogue area tables.
+  // Issue 12 · settings area tables.
+  // Issue 12 · sales area tables.
+  // Issue 12 · money area tables.
+  // Issue 12 · fulfilment area tables.
   addresses: AddressesTable
   chat_conversations: ChatConversationsTable
   chat_messages: ChatMessagesTable

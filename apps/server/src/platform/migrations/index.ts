@@ -21,6 +21,9 @@ import { delivery } from './0012-delivery'
 import { wechat } from './0013-wechat'
 import { chat } from './0014-chat'
 import { staffRolesAudit } from './0015-staff-roles-audit'
+import { cataloguePhotos } from './0016-catalogue-photos'
+import { salesRelist } from './0017-sales-relist'
+import { moneyRefunds } from './0018-money-refunds'
 
 /**
  * Migrations are code, written once for both dialects: the context hides the two places where
@@ -61,6 +64,9 @@ const MIGRATIONS: Record<string, (ctx: MigrationContext) => Migration> = {
   '0013-wechat': wechat,
   '0014-chat': chat,
   '0015-staff-roles-audit': staffRolesAudit,
+  '0016-catalogue-photos': cataloguePhotos,
+  '0017-sales-relist': salesRelist,
+  '0018-money-refunds': moneyRefunds,
 }
 
 class CodeMigrationProvider implements MigrationProvider {

@@ -1,0 +1,9 @@
+import type { Kysely } from 'kysely'
+import type { MigrationContext } from './index'
+
+/** Issue 12 · reserved for the console's catalogue area (photos); filled by that area's work. */
+export function cataloguePhotos(_ctx: MigrationContext) {
+  return {
+    async up(_db: Kysely<unknown>): Promise<void> {},
+  }
+}
