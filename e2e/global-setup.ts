@@ -65,6 +65,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       // Every journey's users sign in by SMS from 127.0.0.1: past 30 in an hour the suite's later
       // journeys were refused RATE_LIMITED. The limit itself is tested in the server suite.
       SMS_PER_ADDRESS_PER_HOUR: '10000',
+      // The console's journeys sign staff of each role in through the form.
+      STAFF_LOGINS_PER_WINDOW: '10000',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -84,12 +86,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
 }
 
-/** The cookie of a staff session (`admin`), signed in with `password`. */
-export async function staffLogin(baseUrl: string, password: string): Promise<string> {
+/** The cookie of a staff session (`admin` unless named), signed in with `password`. */
+export async function staffLogin(
+  baseUrl: string,
+  password: string,
+  username = 'admin',
+): Promise<string> {
   const res = await fetch(`${baseUrl}/svc/main/admin/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password }),
+    body: JSON.stringify({ username, password }),
   })
   if (!res.ok) throw new Error(`staff login → ${res.status} ${await res.text()}`)
   return res.headers

@@ -56,9 +56,14 @@ export function appOptionsFromConfig(
     wechatPay: config.wechatPay,
     wechatMp: config.wechatMp,
     chat: { agentId: config.chatAgentId },
-    ...(config.smsPerAddressPerHour === undefined
-      ? {}
-      : { rateLimit: { smsPerCaller: config.smsPerAddressPerHour } }),
+    rateLimit: {
+      ...(config.smsPerAddressPerHour === undefined
+        ? {}
+        : { smsPerCaller: config.smsPerAddressPerHour }),
+      ...(config.staffLoginsPerWindow === undefined
+        ? {}
+        : { staffLogin: config.staffLoginsPerWindow }),
+    },
     // A 5,000-yuan deposit for each new demo account (× QUOTA_MULTIPLIER = its bidding quota).
     demoDeposit: config.seed === 'demo' && config.env !== 'production' ? 500_000 : 0,
   }

@@ -103,6 +103,32 @@ describe.each(databases)('options from the environment on $name', (kind) => {
     })
   })
 
+  describe('staff sign-ins per address (STAFF_LOGINS_PER_WINDOW)', () => {
+    let t: TestApp
+    beforeAll(async () => {
+      t = await appFromEnv(kind, {
+        WEB_DIST: '/nonexistent',
+        LOG_LEVEL: 'silent',
+        STAFF_LOGINS_PER_WINDOW: '2',
+      })
+    })
+    afterAll(() => t.close())
+
+    it('refuses the address its next attempt once it has made that many', async () => {
+      const login = () =>
+        t.inject({
+          method: 'POST',
+          url: '/svc/main/admin/login',
+          payload: { username: 'nobody', password: 'wrong-password' },
+        })
+      expect((await login()).statusCode).toBe(401)
+      expect((await login()).statusCode).toBe(401)
+      const third = await login()
+      expect(third.statusCode).toBe(429)
+      expect(third.json()).toMatchObject({ code: 'RATE_LIMITED' })
+    })
+  })
+
   describe('request logs', () => {
     let t: TestApp
     const lines: string[] = []

@@ -55,6 +55,7 @@ const EnvSchema = z.object({
    * carrier's address; a test server creating hundreds of users raises it.
    */
   SMS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).optional(),
+  STAFF_LOGINS_PER_WINDOW: z.coerce.number().int().min(1).max(1_000_000).optional(),
   /** The customer-service chat's agent id (spec §3's fixed default peer). */
   CHAT_AGENT_ID: z.string().min(1).max(64).optional(),
 })
@@ -83,6 +84,8 @@ export interface Config {
   chatAgentId: string
   /** Undefined: the app's default (30). */
   smsPerAddressPerHour: number | undefined
+  /** Staff sign-in attempts one address may make in 15 minutes (default 10). */
+  staffLoginsPerWindow: number | undefined
 }
 
 /**
@@ -218,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     wechatMp: wechatMpSettings(mode, e),
     chatAgentId: e.CHAT_AGENT_ID ?? DEFAULT_CHAT_AGENT_ID,
     smsPerAddressPerHour: e.SMS_PER_ADDRESS_PER_HOUR,
+    staffLoginsPerWindow: e.STAFF_LOGINS_PER_WINDOW,
   }
 }
 

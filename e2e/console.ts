@@ -1,0 +1,58 @@
+import type { StaffMember, StaffRole } from '@numisma/contracts/staff'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { baseUrl, dataOf, E2E_ADMIN_PASSWORD } from './fixtures'
+import { staffLogin } from './global-setup'
+import { inject } from 'vitest'
+
+/** The operator console is a desk application: journeys look at it at 1280×800. */
+export const DESK = { width: 1280, height: 800 }
+
+let staffSeq = 0
+
+/**
+ * A staff account holding only `roles`, opened by the run's admin (POST /admin/staff-members);
+ * its username and password come back for a sign-in.
+ */
+export async function createStaffMember(
+  roles: StaffRole[],
+): Promise<{ member: StaffMember; password: string }> {
+  const password = `console-pass-${process.pid}`
+  const member = await dataOf<StaffMember>(
+    fetch(`${baseUrl()}/svc/main/admin/staff-members`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: inject('staffCookie') },
+      body: JSON.stringify({ username: `e2e-${process.pid}-${staffSeq++}`, roles, password }),
+    }),
+  )
+  return { member, password }
+}
+
+/**
+ * A desk-sized browser context signed in to the console: as the run's admin, or as a new staff
+ * member holding only `roles` (the session cookie set as the sign-in form's answer sets it).
+ */
+export async function consoleContext(
+  browser: Browser,
+  roles?: StaffRole[],
+): Promise<{ context: BrowserContext; page: Page; username: string }> {
+  let username = 'admin'
+  let password = E2E_ADMIN_PASSWORD
+  if (roles) {
+    const created = await createStaffMember(roles)
+    username = created.member.username
+    password = created.password
+  }
+  const cookie = await staffLogin(baseUrl(), password, username)
+  const context = await browser.newContext({
+    viewport: DESK,
+    locale: 'zh-CN',
+    timezoneId: 'Asia/Shanghai',
+    baseURL: baseUrl(),
+  })
+  const [name, value] = cookie.split(';')[0]!.split('=') as [string, string]
+  const { hostname } = new URL(baseUrl())
+  await context.addCookies([
+    { name, value, domain: hostname, path: '/svc/main/admin', httpOnly: true, sameSite: 'Strict' },
+  ])
+  return { context, page: await context.newPage(), username }
+}
