@@ -1,0 +1,30 @@
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { consoleContext } from './console'
+import { launchBrowser, screenshot } from './fixtures'
+
+let browser: Browser
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+})
+afterAll(() => browser.close())
+
+const menuTexts = async (page: Page) =>
+  (await page.locator('.ant-pro-sider .ant-menu-title-content').allInnerTexts()).map((t) =>
+    t.trim(),
+  )
+
+describe('the console by role', () => {
+  it('opens a support member straight on the chat desk, with only what support may use', async () => {
+    const { context, page, username } = await consoleContext(browser, ['support'])
+    await page.goto('/admin')
+    await page.waitForURL(/\/admin\/support\/chat$/)
+    await expect
+      .poll(() => page.locator('[data-testid=staff-username]').innerText())
+      .toContain(username)
+    await expect.poll(() => menuTexts(page)).toEqual(['客服', '客服工作台'])
+    await screenshot(page, 'console-support-landing')
+    await context.close()
+  })
+})
