@@ -38,10 +38,20 @@ export function staffIdOf(request: FastifyRequest): number {
   return request.staff.staffId
 }
 
+/** A staff route as registered: the guard's table, for the docs and the access-matrix test. */
+export interface StaffRouteEntry {
+  method: string
+  url: string
+  staffRoles: StaffAccess | undefined
+  websocket: boolean
+}
+
 export interface StaffGuardDeps {
   sessionOf: (sid: string | undefined) => Promise<StaffSession>
   audit: { record(entry: AuditRecord): Promise<void> }
   now: () => number
+  /** Filled with every route registered behind the guard. */
+  routeTable: StaffRouteEntry[]
 }
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
@@ -89,6 +99,17 @@ function parsedPayload(payload: unknown): { data?: unknown; code?: unknown } | u
 export function installStaffGuard(app: FastifyInstance, deps: StaffGuardDeps): void {
   if (!app.hasRequestDecorator('staff')) app.decorateRequest('staff', null)
   if (!app.hasRequestDecorator('staffAudit')) app.decorateRequest('staffAudit', null)
+
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat())
+      if (method !== 'HEAD')
+        deps.routeTable.push({
+          method,
+          url: route.url,
+          staffRoles: route.config?.staffRoles,
+          websocket: route.websocket === true,
+        })
+  })
 
   app.addHook('onRequest', async (request) => {
     request.staff = await deps.sessionOf(request.cookies[COOKIE.staffSid])

@@ -14,7 +14,7 @@ import { z } from 'zod'
 import type { Clock } from '../../platform/clock'
 import { deliveryStaffRoutes } from '../delivery/routes'
 import type { DeliveryService } from '../delivery/service'
-import { auditTrail, installStaffGuard, staffIdOf } from './access'
+import { auditTrail, installStaffGuard, type StaffRouteEntry, staffIdOf } from './access'
 import { type OperationsOptions, operationsRoutes } from './operations'
 import { STAFF_SESSION_MS, type StaffService } from './service'
 
@@ -33,11 +33,13 @@ export interface StaffRouteOptions {
    * registered inside the guarded scope: each route names its `staffRoles` (ADR 021).
    */
   areas: (scope: FastifyInstance) => Promise<void>
+  /** Filled with the guarded routes and who may call each (app.ts exposes it). */
+  routeTable: StaffRouteEntry[]
 }
 
 export const staffRoutes: FastifyPluginAsyncZod<StaffRouteOptions> = async (
   app,
-  { service, clock, loginLimit, operations, delivery, areas },
+  { service, clock, loginLimit, operations, delivery, areas, routeTable },
 ) => {
   const tags = ['staff']
 
@@ -75,6 +77,7 @@ export const staffRoutes: FastifyPluginAsyncZod<StaffRouteOptions> = async (
       sessionOf: (sid) => service.sessionOf(sid),
       audit: { record: (entry) => service.recordAudit(entry) },
       now: () => clock.now(),
+      routeTable,
     })
 
     await authed.register(operationsRoutes, operations)
