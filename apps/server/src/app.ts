@@ -127,6 +127,7 @@ import { PassportRepository } from './modules/passport/repository'
 import { PassportService } from './modules/passport/service'
 import { SandboxSmsSender, type SmsSender } from './modules/passport/sms-sender'
 import { CounterService } from './modules/staff/counter-service'
+import type { StaffRouteEntry } from './modules/staff/access'
 import { staffRoutes } from './modules/staff/routes'
 import { StaffService } from './modules/staff/service'
 import { systemRoutes } from './modules/system/routes'
@@ -222,6 +223,8 @@ export interface AppOptions {
 declare module 'fastify' {
   interface FastifyInstance {
     bus: EventBus
+    /** The operator routes behind the staff guard and who may call each (ADR 021). */
+    staffRouteTable: readonly StaffRouteEntry[]
   }
 }
 
@@ -621,8 +624,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   })
 
   // Issue 12 · the operator API and console areas, once every service they call exists.
+  const staffRouteTable: StaffRouteEntry[] = []
+  app.decorate('staffRouteTable', staffRouteTable)
   await app.register(staffRoutes, {
     prefix: `${MAIN_PREFIX}/admin`,
+    routeTable: staffRouteTable,
     service: staff,
     clock,
     loginLimit: limits.staffLogin,
