@@ -62,6 +62,8 @@ import { PushService } from './modules/push/service'
 import { catalogRoutes } from './modules/catalog/routes'
 import { CatalogService } from './modules/catalog/service'
 import { MEDIA_PREFIX, mediaRoutes } from './modules/media/routes'
+import { photoRoutes, photoStaffRoutes } from './modules/media/photos-routes'
+import { PhotoService } from './modules/media/photos-service'
 import { NoticesRepository } from './modules/notices/repository'
 import { noticesRoutes } from './modules/notices/routes'
 import { NoticesService } from './modules/notices/service'
@@ -482,6 +484,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // 3. Routes, by service.
   await app.register(systemRoutes, { prefix: '/svc', clientConfig: config })
   await app.register(mediaRoutes, { prefix: MEDIA_PREFIX })
+  await app.register(photoRoutes, {
+    prefix: MEDIA_PREFIX,
+    photos: PhotoService.forDatabase(database, clock),
+  })
 
   const staff = StaffService.forDatabase(database, clock)
   // Remittances, withdrawals and overdue winners judge deposit under the bids' exposure lock.
@@ -650,6 +656,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     areas: async (scope) => {
       await scope.register(chatStaffRoutes, { service: chat, hub: chatHub, origins: chatOrigins })
       // Issue 12 · catalogue (specials, lots, photos, CSV import) registers here.
+      await scope.register(photoStaffRoutes, { photos: PhotoService.forDatabase(database, clock) })
       // Issue 12 · catalogue settings (mall items, categories, banners, coupons, increments) here.
       // Issue 12 · sales (live view, results, relist, overdue) registers here.
       // Issue 12 · money (adjustments, refunds, ledger report) registers here.

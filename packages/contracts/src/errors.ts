@@ -332,6 +332,31 @@ export const ERRORS = {
     en: 'you cannot disable your own account or drop your own admin role',
   },
   // Issue 12 · console areas add their codes below.
+  PHOTO_INVALID: {
+    status: 400,
+    zh: '图片无法识别，请上传 JPEG、PNG 或 WebP 照片',
+    en: 'the picture cannot be read; upload a JPEG, PNG or WebP photo',
+  },
+  SPECIAL_STARTED: {
+    status: 409,
+    zh: '专场已开拍，时间设置不能再修改',
+    en: 'the special has started; its times can no longer change',
+  },
+  LOT_HAS_BIDS: {
+    status: 409,
+    zh: '拍品已有出价或已结拍，不能再修改',
+    en: 'the lot has bids or has closed; it can no longer change',
+  },
+  RESERVE_BELOW_START: {
+    status: 400,
+    zh: '保留价不能低于起拍价',
+    en: 'the reserve cannot be below the start price',
+  },
+  LOT_IMPORT_INVALID: {
+    status: 400,
+    zh: '导入文件有误，未导入任何拍品',
+    en: 'the import file has errors; no lot was imported',
+  },
 } as const satisfies Record<string, ErrorEntry>
 
 export type ErrorCode = keyof typeof ERRORS

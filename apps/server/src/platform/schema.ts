@@ -561,6 +561,16 @@ export interface ChatImagesTable {
 }
 
 // Issue 12 · catalogue area tables go here.
+export interface CataloguePhotosTable {
+  key: string
+  full_jpeg: Buffer
+  detail_jpeg: Buffer
+  thumb_jpeg: Buffer
+  width: number
+  height: number
+  staff_id: number
+  created_at: number
+}
 
 // Issue 12 · settings area tables go here.
 
@@ -617,6 +627,7 @@ export interface DB {
   staff_roles: StaffRolesTable
   staff_audit: StaffAuditTable
   // Issue 12 · catalogue area tables.
+  catalogue_photos: CataloguePhotosTable
   // Issue 12 · settings area tables.
   // Issue 12 · sales area tables.
   // Issue 12 · money area tables.
