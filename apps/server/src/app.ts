@@ -80,6 +80,9 @@ import { DeliveryRepository } from './modules/delivery/repository'
 import { deliveryRoutes } from './modules/delivery/routes'
 import { DeliveryService } from './modules/delivery/service'
 import * as slotCounts from './modules/delivery/slot-counts'
+import { FulfilmentRepository } from './modules/delivery/staff-fulfilment-repository'
+import { fulfilmentStaffRoutes } from './modules/delivery/staff-fulfilment-routes'
+import { FulfilmentService } from './modules/delivery/staff-fulfilment-service'
 import { MallOrderService } from './modules/orders/mall-order-service'
 import { MallOrderExpiry } from './modules/orders/expiry'
 import { OrderGroups } from './modules/orders/order-groups'
@@ -661,6 +664,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // Issue 12 · sales (live view, results, relist, overdue) registers here.
       // Issue 12 · money (adjustments, refunds, ledger report) registers here.
       // Issue 12 · fulfilment (pickups by slot, pick lists) registers here.
+      await scope.register(fulfilmentStaffRoutes, {
+        fulfilment: new FulfilmentService({ clock, repo: new FulfilmentRepository(database.db) }),
+      })
     },
   })
   await app.register(

@@ -357,6 +357,11 @@ export const ERRORS = {
     zh: '导入文件有误，未导入任何拍品',
     en: 'the import file has errors; no lot was imported',
   },
+  TRACKING_NO_INVALID: {
+    status: 400,
+    zh: '运单号与快递公司的格式不符，请核对',
+    en: 'the tracking number does not fit that carrier; check it',
+  },
 } as const satisfies Record<string, ErrorEntry>
 
 export type ErrorCode = keyof typeof ERRORS

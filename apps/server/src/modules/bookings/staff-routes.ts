@@ -6,6 +6,7 @@ import {
 } from '@numisma/contracts/delivery'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import { auditTrail } from '../staff/access'
 import { IdempotencyHeaders, idempotencyKeyOf } from './routes'
 import type { BookingService } from './service'
 
@@ -52,12 +53,19 @@ export const bookingStaffRoutes: FastifyPluginAsyncZod<BookingStaffRouteOptions>
         response: { 200: dataSchema(BookingCompletedSchema) },
       },
     },
-    async (request) => ({
-      data: await bookings.complete(request.params.id, {
+    async (request) => {
+      const completed = await bookings.complete(request.params.id, {
         idempotencyOwner: -(request.staff?.staffId ?? 0),
         idempotencyKey: idempotencyKeyOf(request.headers),
-      }),
-    }),
+      })
+      // Closing succeeds only from `booked` (a replayed key answers the first close again).
+      auditTrail(request, {
+        target: `booking:${completed.bookingId}`,
+        before: { status: 'booked', orderIds: completed.orderIds },
+        after: completed,
+      })
+      return { data: completed }
+    },
   )
 
   app.post(
@@ -72,6 +80,15 @@ export const bookingStaffRoutes: FastifyPluginAsyncZod<BookingStaffRouteOptions>
         response: { 200: dataSchema(StaffBookingSchema) },
       },
     },
-    async (request) => ({ data: await bookings.staffCancel(request.params.id) }),
+    async (request) => {
+      const cancelled = await bookings.staffCancel(request.params.id)
+      // Cancelling succeeds only from `booked` (NOT_PENDING otherwise).
+      auditTrail(request, {
+        target: `booking:${cancelled.id}`,
+        before: { ...cancelled, status: 'booked' },
+        after: cancelled,
+      })
+      return { data: cancelled }
+    },
   )
 }

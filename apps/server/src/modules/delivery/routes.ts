@@ -21,9 +21,12 @@ import {
   StaffShipmentsQuerySchema,
 } from '@numisma/contracts/delivery'
 import { HEADER } from '@numisma/contracts/signing'
+import { trackingNoRefusal } from '@numisma/contracts/staff-fulfilment'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import { AppError } from '../../platform/errors'
 import { requireUser } from '../../platform/request-signing'
+import { auditTrail } from '../staff/access'
 import type { DeliveryService } from './service'
 
 export interface DeliveryRouteOptions {
@@ -237,13 +240,26 @@ export const deliveryStaffRoutes: FastifyPluginAsyncZod<DeliveryRouteOptions> = 
       schema: {
         tags,
         summary:
-          'Ship an applied express shipment with carrier and tracking number; it completes by itself 15 days later (ORDER_NOT_SHIPPABLE once shipped, or for a pickup)',
+          "Ship an applied express shipment with carrier and tracking number (checked against a known carrier's format: TRACKING_NO_INVALID); it completes by itself 15 days later (ORDER_NOT_SHIPPABLE once shipped, or for a pickup)",
         params: IdParamsSchema,
         body: ShipmentShipSchema,
         response: { 200: dataSchema(ShipmentChangedSchema) },
       },
     },
-    async (request) => ({ data: await service.ship(request.params.id, request.body) }),
+    async (request) => {
+      const { carrier } = request.body
+      const trackingNo = request.body.trackingNo.toUpperCase()
+      const example = trackingNoRefusal(carrier, trackingNo)
+      if (example !== null) throw new AppError('TRACKING_NO_INVALID', { carrier, example })
+      const changed = await service.ship(request.params.id, { carrier, trackingNo })
+      // Shipping succeeds only from `applied` with no courier yet (moves.ts), so that was before.
+      auditTrail(request, {
+        target: `shipment:${changed.shipmentId}`,
+        before: { status: 'applied', carrier: null, trackingNo: null },
+        after: { ...changed, carrier, trackingNo },
+      })
+      return { data: changed }
+    },
   )
 
   app.post(
@@ -258,6 +274,15 @@ export const deliveryStaffRoutes: FastifyPluginAsyncZod<DeliveryRouteOptions> = 
         response: { 200: dataSchema(ShipmentChangedSchema) },
       },
     },
-    async (request) => ({ data: await service.handOver(request.params.id) }),
+    async (request) => {
+      const changed = await service.handOver(request.params.id)
+      // Handing over succeeds only from `applied` (moves.ts).
+      auditTrail(request, {
+        target: `shipment:${changed.shipmentId}`,
+        before: { status: 'applied' },
+        after: changed,
+      })
+      return { data: changed }
+    },
   )
 }
