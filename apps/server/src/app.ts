@@ -126,6 +126,9 @@ import {
   wechatPaySettings,
 } from './platform/config'
 import { passportRoutes } from './modules/passport/routes'
+import { salesStaffRoutes } from './modules/sales/routes'
+import { SalesRepository } from './modules/sales/repository'
+import { SalesService } from './modules/sales/service'
 import { searchRoutes } from './modules/search/routes'
 import { SearchService } from './modules/search/service'
 import { PassportRepository } from './modules/passport/repository'
@@ -662,6 +665,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await scope.register(photoStaffRoutes, { photos: PhotoService.forDatabase(database, clock) })
       // Issue 12 · catalogue settings (mall items, categories, banners, coupons, increments) here.
       // Issue 12 · sales (live view, results, relist, overdue) registers here.
+      await scope.register(salesStaffRoutes, {
+        service: new SalesService({
+          transact: transactor(database),
+          clock,
+          sales: new SalesRepository(database.db, database.dialect),
+          priceSteps: () => bidding.priceSteps(),
+          // The catalogue's addLot inside the relist's own transaction: one change, or none.
+          addLotIn: (tx, input, steps) =>
+            new ListingService({
+              transact: (work) => work(tx),
+              clock,
+              listings: new ListingRepository(database.dialect),
+              priceSteps: () => Promise.resolve(steps),
+            }).addLot(input),
+          depositOf: async (userId) => (await ledger.balances(userId)).deposit,
+        }),
+      })
       // Issue 12 · money (adjustments, refunds, ledger report) registers here.
       // Issue 12 · fulfilment (pickups by slot, pick lists) registers here.
       await scope.register(fulfilmentStaffRoutes, {

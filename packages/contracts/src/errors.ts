@@ -362,6 +362,26 @@ export const ERRORS = {
     zh: '运单号与快递公司的格式不符，请核对',
     en: 'the tracking number does not fit that carrier; check it',
   },
+  LOT_NOT_RELISTABLE: {
+    status: 409,
+    zh: '只有流拍或已没收保证金的拍品才能重新上拍',
+    en: 'only an unsold lot, or one whose order was forfeited, can be relisted',
+  },
+  LOT_ALREADY_RELISTED: {
+    status: 409,
+    zh: '该拍品已重新上拍过',
+    en: 'the lot has already been relisted',
+  },
+  SPECIAL_CLOSED: {
+    status: 409,
+    zh: '专场已结束，请选择未结束的专场',
+    en: 'the special has closed; choose one that has not',
+  },
+  ORDER_NOT_REFUNDABLE: {
+    status: 409,
+    zh: '该订单不可退款（仅限已付款且未申请发货的订单）',
+    en: 'only a paid order not yet applied for delivery can be refunded',
+  },
 } as const satisfies Record<string, ErrorEntry>
 
 export type ErrorCode = keyof typeof ERRORS

@@ -575,6 +575,14 @@ export interface CataloguePhotosTable {
 // Issue 12 · settings area tables go here.
 
 // Issue 12 · sales area tables go here.
+/** Relisted lots (0017): the old lot, the new one it became, once. */
+export interface LotRelistsTable {
+  lot_id: number
+  new_lot_id: number
+  special_id: number
+  staff_id: number
+  created_at: number
+}
 
 // Issue 12 · money area tables go here.
 
@@ -630,6 +638,7 @@ export interface DB {
   catalogue_photos: CataloguePhotosTable
   // Issue 12 · settings area tables.
   // Issue 12 · sales area tables.
+  lot_relists: LotRelistsTable
   // Issue 12 · money area tables.
   // Issue 12 · fulfilment area tables.
   addresses: AddressesTable
