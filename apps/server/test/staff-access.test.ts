@@ -1,4 +1,5 @@
 import { mayAccess, STAFF_ROLES, type StaffRole } from '@numisma/contracts/staff'
+import { staffActionName } from '@numisma/contracts/staff-actions'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { StaffRouteEntry } from '../src/modules/staff/access'
 import { createTestApp, type Session, type TestApp } from './helpers/app'
@@ -54,6 +55,13 @@ describe.each(databases)('staff access matrix on $name', (kind) => {
     expect(silent.filter((name) => !ADMIN_ONLY.has(name))).toEqual([])
     for (const r of routes)
       if (Array.isArray(r.staffRoles)) expect(r.staffRoles.length).toBeGreaterThan(0)
+  })
+
+  it('names every changing staff call in the staff’s words for the audit log', () => {
+    const unnamed = routes
+      .filter((r) => r.method !== 'GET' && staffActionName(r.method, r.url) === null)
+      .map(routeName)
+    expect(unnamed).toEqual([])
   })
 
   it('refuses every staff route without a staff session, and with a buyer’s session, as 401', async () => {

@@ -1,4 +1,5 @@
 import { SettingOutlined } from '@ant-design/icons'
+import { lazy } from 'react'
 import type { ConsoleGroup } from '../console/console-page'
 
 /** The console's 系统 pages (issue 12); each entry names who may open it. */
@@ -6,5 +7,20 @@ export const SYSTEM_GROUP: ConsoleGroup = {
   path: '/system',
   name: '系统',
   icon: <SettingOutlined />,
-  pages: [],
+  pages: [
+    {
+      path: 'staff',
+      name: '员工账号',
+      roles: ['admin'],
+      component: lazy(() =>
+        import('./staff-members-page').then((m) => ({ default: m.StaffMembersPage })),
+      ),
+    },
+    {
+      path: 'audit',
+      name: '操作日志',
+      roles: ['admin'],
+      component: lazy(() => import('./audit-page').then((m) => ({ default: m.AuditPage }))),
+    },
+  ],
 }

@@ -1,0 +1,173 @@
+import { ProCard } from '@ant-design/pro-components'
+import type { AuditEntry } from '@numisma/contracts/staff'
+import { staffActionName } from '@numisma/contracts/staff-actions'
+import {
+  Button,
+  Descriptions,
+  Form,
+  Input,
+  Select,
+  Space,
+  Table,
+  Tag,
+  Tooltip,
+  Typography,
+} from 'antd'
+import type { ColumnsType } from 'antd/es/table'
+import { useState } from 'react'
+import { inBackground } from '../../lib/background'
+import styles from './audit-page.module.css'
+import { type AuditFilter, useAudit, useStaffMembers } from './queries'
+import { SYSTEM_TEXT as T } from './texts'
+
+const json = (value: unknown) =>
+  value === null || value === undefined ? '—' : JSON.stringify(value, null, 2)
+
+const chinaTime = new Intl.DateTimeFormat('zh-CN', {
+  timeZone: 'Asia/Shanghai',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hour12: false,
+})
+
+const columns: ColumnsType<AuditEntry> = [
+  {
+    title: T.time,
+    dataIndex: 'at',
+    width: 170,
+    render: (at: string) => chinaTime.format(new Date(at)),
+  },
+  { title: T.staff, dataIndex: 'username', width: 120 },
+  {
+    title: T.action,
+    dataIndex: 'action',
+    width: 170,
+    render: (action: string, entry) => (
+      <Tooltip title={action}>{staffActionName(entry.method, entry.route) ?? action}</Tooltip>
+    ),
+  },
+  {
+    title: T.route,
+    dataIndex: 'route',
+    width: 280,
+    render: (route: string, entry) => (
+      <Typography.Text code className={styles.route}>
+        {entry.method} {route.replace('/svc/main/admin', '')}
+      </Typography.Text>
+    ),
+  },
+  {
+    title: T.target,
+    dataIndex: 'target',
+    width: 130,
+    render: (target: string | null) => target ?? '—',
+  },
+  {
+    title: T.result,
+    dataIndex: 'statusCode',
+    width: 150,
+    render: (status: number, entry) =>
+      status < 400 ? (
+        <Tag color="green">{T.ok}</Tag>
+      ) : (
+        <Tag color="red">
+          {T.refused} {entry.errorCode ?? status}
+        </Tag>
+      ),
+  },
+]
+
+function Detail({ entry }: { entry: AuditEntry }) {
+  return (
+    <Descriptions size="small" column={2} bordered className={styles.detail}>
+      {(
+        [
+          [T.params, entry.params],
+          [T.body, entry.body],
+          [T.before, entry.before],
+          [T.after, entry.after],
+        ] as const
+      ).map(([label, value]) => (
+        <Descriptions.Item key={label} label={label}>
+          <pre className={styles.json}>{json(value)}</pre>
+        </Descriptions.Item>
+      ))}
+    </Descriptions>
+  )
+}
+
+/** The audit log (admin): every staff change, newest first, with what it was before and after. */
+export function AuditPage() {
+  const [filter, setFilter] = useState<AuditFilter>({})
+  const [form] = Form.useForm<AuditFilter>()
+  const members = useStaffMembers()
+  const audit = useAudit(filter)
+  const rows = audit.data?.pages.flat() ?? []
+
+  const apply = (values: AuditFilter) =>
+    setFilter({
+      staffId: values.staffId,
+      route: values.route?.trim() || undefined,
+      target: values.target?.trim() || undefined,
+    })
+
+  return (
+    <ProCard title={T.audit} headerBordered>
+      <Form form={form} layout="inline" onFinish={apply} className={styles.filters}>
+        <Form.Item name="staffId">
+          <Select
+            allowClear
+            placeholder={T.filterStaff}
+            className={styles.select}
+            options={members.data?.map((m) => ({ label: m.username, value: m.id }))}
+          />
+        </Form.Item>
+        <Form.Item name="route">
+          <Input allowClear placeholder={T.filterRoute} />
+        </Form.Item>
+        <Form.Item name="target">
+          <Input allowClear placeholder={T.filterTarget} />
+        </Form.Item>
+        <Space>
+          <Button type="primary" htmlType="submit">
+            {T.search}
+          </Button>
+          <Button
+            onClick={() => {
+              form.resetFields()
+              setFilter({})
+            }}
+          >
+            {T.reset}
+          </Button>
+        </Space>
+      </Form>
+      <Table<AuditEntry>
+        rowKey="id"
+        size="middle"
+        columns={columns}
+        dataSource={rows}
+        loading={audit.isPending}
+        pagination={false}
+        expandable={{ expandedRowRender: (entry) => <Detail entry={entry} /> }}
+        data-testid="audit-table"
+      />
+      <div className={styles.more}>
+        {audit.hasNextPage ? (
+          <Button
+            loading={audit.isFetchingNextPage}
+            onClick={() => inBackground(audit.fetchNextPage())}
+          >
+            {T.loadMore}
+          </Button>
+        ) : rows.length > 0 ? (
+          <Typography.Text type="secondary">{T.noMore}</Typography.Text>
+        ) : null}
+      </div>
+    </ProCard>
+  )
+}

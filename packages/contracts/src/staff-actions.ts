@@ -1,0 +1,34 @@
+/**
+ * What each changing operator call is called in the audit log, in the staff's words. Keyed by
+ * `METHOD route-pattern` as the guard records it; the access test checks that every changing
+ * staff route has its name here.
+ */
+export const STAFF_ACTION_NAMES: Record<string, string> = {
+  'POST /svc/main/admin/logout': '退出登录',
+  'POST /svc/main/admin/staff-members': '新建员工',
+  'POST /svc/main/admin/staff-members/:id': '修改员工账号',
+  'POST /svc/main/admin/specials': '新建专场',
+  'POST /svc/main/admin/lots': '新建拍品',
+  'POST /svc/main/admin/mall-items': '新建商城商品',
+  'POST /svc/main/admin/coupons': '新建优惠券',
+  'POST /svc/main/admin/users/:userId/deposit': '入账保证金',
+  'POST /svc/main/admin/users/:userId/quota': '入账保证金（旧接口）',
+  'POST /svc/main/admin/users/:userId/balance': '入账余额（柜台现金）',
+  'POST /svc/main/admin/remittances/:id/confirm': '确认汇款',
+  'POST /svc/main/admin/remittances/:id/reject': '驳回汇款',
+  'POST /svc/main/admin/withdrawals/:id/pay': '支付提现',
+  'POST /svc/main/admin/withdrawals/:id/refuse': '拒绝提现',
+  'POST /svc/main/admin/orders/:id/forfeit': '扣除逾期保证金',
+  'POST /svc/main/admin/bookings/:id/complete': '柜台收款交货',
+  'POST /svc/main/admin/bookings/:id/cancel': '取消柜台预约',
+  'POST /svc/main/admin/shipments/:id/ship': '发货',
+  'POST /svc/main/admin/shipments/:id/complete': '自提交货',
+  'POST /svc/main/admin/chat/conversations/:id/messages': '客服回复',
+  'POST /svc/main/admin/chat/conversations/:id/read': '标记会话已读',
+  // Issue 12 · console areas add theirs below.
+  'POST /svc/main/admin/sales/lots/:id/relist': '重新上拍',
+}
+
+/** The staff's name for a logged call, or null when it has none (the English summary shows). */
+export const staffActionName = (method: string, route: string): string | null =>
+  STAFF_ACTION_NAMES[`${method} ${route}`] ?? null
