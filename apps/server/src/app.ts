@@ -47,6 +47,8 @@ import { sharpReceipts } from './modules/finance/receipt'
 import { BankingRepository } from './modules/finance/repository'
 import { bankingRoutes } from './modules/finance/routes'
 import { type BankingDeps, BankingService } from './modules/finance/service'
+import { moneyDeskFor } from './modules/finance/staff-money-desk'
+import { moneyDeskRoutes } from './modules/finance/staff-money-routes'
 import { FinanceService } from './modules/ledger/finance-service'
 import { financeRoutes } from './modules/ledger/routes'
 import { LedgerService } from './modules/ledger/service'
@@ -683,6 +685,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         }),
       })
       // Issue 12 · money (adjustments, refunds, ledger report) registers here.
+      const money = moneyDeskFor({ database, clock, ledger, heldDeposit, bidding })
+      await scope.register(moneyDeskRoutes, money)
       // Issue 12 · fulfilment (pickups by slot, pick lists) registers here.
       await scope.register(fulfilmentStaffRoutes, {
         fulfilment: new FulfilmentService({ clock, repo: new FulfilmentRepository(database.db) }),

@@ -382,6 +382,52 @@ export const ERRORS = {
     zh: '该订单不可退款（仅限已付款且未申请发货的订单）',
     en: 'only a paid order not yet applied for delivery can be refunded',
   },
+  // Issue 12 · shop settings (mall items, categories, coupons, increments).
+  STOCK_HELD: {
+    status: 409,
+    zh: '不能扣减超过货架上现有的数量（已下单的件数不能减少）',
+    en: 'cannot take off more units than are on the shelf; ordered units stay ordered',
+  },
+  CATEGORY_IN_USE: {
+    status: 409,
+    zh: '该分类仍在使用中（有拍品、商品、子分类或优惠券），不能删除',
+    en: 'the category is still in use (lots, items, sub-categories or coupons) and cannot be deleted',
+  },
+  CATEGORY_ORDER_STALE: {
+    status: 409,
+    zh: '分类已被他人修改，请刷新后重新排序',
+    en: 'the categories changed since you loaded them; reload and order them again',
+  },
+  COUPON_NOT_ISSUING: {
+    status: 409,
+    zh: '该优惠券已不在发放中',
+    en: 'the coupon is not being issued',
+  },
+  INCREMENT_TABLE_INVALID: {
+    status: 400,
+    zh: '加价阶梯不合规：首行须从0起，起价递增，加价为正，且每档起价落在上一档与本档的加价网格上',
+    en: 'the increment table is invalid: the first row starts at 0, starts ascend, steps are positive, and each start lies on the previous and its own step grid',
+  },
+  LOT_NOT_RELISTABLE: {
+    status: 409,
+    zh: '只有流拍或已没收保证金的拍品才能重新上拍',
+    en: 'only an unsold lot, or one whose order was forfeited, can be relisted',
+  },
+  LOT_ALREADY_RELISTED: {
+    status: 409,
+    zh: '该拍品已重新上拍过',
+    en: 'the lot has already been relisted',
+  },
+  SPECIAL_CLOSED: {
+    status: 409,
+    zh: '专场已结束，请选择未结束的专场',
+    en: 'the special has closed; choose one that has not',
+  },
+  ORDER_NOT_REFUNDABLE: {
+    status: 409,
+    zh: '该订单不可退款（仅限已付款且未申请发货的订单）',
+    en: 'only a paid order not yet applied for delivery can be refunded',
+  },
 } as const satisfies Record<string, ErrorEntry>
 
 export type ErrorCode = keyof typeof ERRORS

@@ -585,6 +585,20 @@ export interface LotRelistsTable {
 }
 
 // Issue 12 · money area tables go here.
+/** A paid order the cashier refunded (0018): once per order. */
+export interface OrderRefundsTable {
+  id: Generated<number>
+  order_id: number
+  user_id: number
+  amount: number
+  fee: number
+  reason: string
+  transfer_id: number
+  staff_id: number
+  balance_before: number
+  balance_after: number
+  created_at: number
+}
 
 // Issue 12 · fulfilment area tables go here.
 
@@ -640,6 +654,7 @@ export interface DB {
   // Issue 12 · sales area tables.
   lot_relists: LotRelistsTable
   // Issue 12 · money area tables.
+  order_refunds: OrderRefundsTable
   // Issue 12 · fulfilment area tables.
   addresses: AddressesTable
   chat_conversations: ChatConversationsTable

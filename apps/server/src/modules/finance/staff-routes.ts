@@ -7,8 +7,10 @@ import {
   StaffWithdrawalSchema,
 } from '@numisma/contracts/account'
 import { dataSchema, IdParamsSchema } from '@numisma/contracts/api'
+import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import { auditTrail } from '../staff/access'
 import { IdempotencyHeaders, idempotencyKeyOf } from './routes'
 import type { Actor, BankingService } from './service'
 
@@ -25,6 +27,27 @@ function actorOf(request: {
     idempotencyOwner: -(request.staff?.staffId ?? 0),
     idempotencyKey: idempotencyKeyOf(request.headers),
   }
+}
+
+/**
+ * The audit line of a decision (ADR 021): the user whose money it is, the notice or withdrawal as
+ * it stood (waiting) and as decided. The guard writes the line; refusals keep only the request.
+ */
+function auditDecision(
+  request: FastifyRequest,
+  subject: 'remittance' | 'withdrawal',
+  decided: { id: number; userId: number; status: string; amount: number },
+  after: object,
+) {
+  auditTrail(request, {
+    target: `user:${decided.userId}`,
+    before: {
+      [subject]: decided.id,
+      status: subject === 'remittance' ? 'submitted' : 'requested',
+      amount: decided.amount,
+    },
+    after: { [subject]: decided.id, status: decided.status, ...after },
+  })
 }
 
 /**
@@ -82,13 +105,15 @@ export const bankingStaffRoutes: FastifyPluginAsyncZod<BankingStaffRouteOptions>
         response: { 200: dataSchema(StaffRemittanceSchema) },
       },
     },
-    async (request) => ({
-      data: await banking.confirmRemittance(
+    async (request) => {
+      const decided = await banking.confirmRemittance(
         request.params.id,
         request.body ?? {},
         actorOf(request),
-      ),
-    }),
+      )
+      auditDecision(request, 'remittance', decided, { amountReceived: decided.amountReceived })
+      return { data: decided }
+    },
   )
 
   app.post(
@@ -102,9 +127,15 @@ export const bankingStaffRoutes: FastifyPluginAsyncZod<BankingStaffRouteOptions>
         response: { 200: dataSchema(StaffRemittanceSchema) },
       },
     },
-    async (request) => ({
-      data: await banking.rejectRemittance(request.params.id, request.body?.note, actorOf(request)),
-    }),
+    async (request) => {
+      const decided = await banking.rejectRemittance(
+        request.params.id,
+        request.body?.note,
+        actorOf(request),
+      )
+      auditDecision(request, 'remittance', decided, { note: decided.note })
+      return { data: decided }
+    },
   )
 
   app.get(
@@ -132,9 +163,15 @@ export const bankingStaffRoutes: FastifyPluginAsyncZod<BankingStaffRouteOptions>
         response: { 200: dataSchema(StaffWithdrawalSchema) },
       },
     },
-    async (request) => ({
-      data: await banking.payWithdrawal(request.params.id, request.body?.note, actorOf(request)),
-    }),
+    async (request) => {
+      const decided = await banking.payWithdrawal(
+        request.params.id,
+        request.body?.note,
+        actorOf(request),
+      )
+      auditDecision(request, 'withdrawal', decided, { source: decided.source, note: decided.note })
+      return { data: decided }
+    },
   )
 
   app.post(
@@ -148,8 +185,14 @@ export const bankingStaffRoutes: FastifyPluginAsyncZod<BankingStaffRouteOptions>
         response: { 200: dataSchema(StaffWithdrawalSchema) },
       },
     },
-    async (request) => ({
-      data: await banking.refuseWithdrawal(request.params.id, request.body?.note, actorOf(request)),
-    }),
+    async (request) => {
+      const decided = await banking.refuseWithdrawal(
+        request.params.id,
+        request.body?.note,
+        actorOf(request),
+      )
+      auditDecision(request, 'withdrawal', decided, { source: decided.source, note: decided.note })
+      return { data: decided }
+    },
   )
 }
