@@ -423,11 +423,6 @@ export const ERRORS = {
     zh: '专场已结束，请选择未结束的专场',
     en: 'the special has closed; choose one that has not',
   },
-  ORDER_NOT_REFUNDABLE: {
-    status: 409,
-    zh: '该订单不可退款（仅限已付款且未申请发货的订单）',
-    en: 'only a paid order not yet applied for delivery can be refunded',
-  },
 } as const satisfies Record<string, ErrorEntry>
 
 export type ErrorCode = keyof typeof ERRORS
