@@ -31,6 +31,7 @@ import { biddingRoutes } from './modules/bidding/routes'
 import { BiddingService } from './modules/bidding/service'
 import { WatchRepository } from './modules/bidding/watch-repository'
 import { ListingRepository } from './modules/catalog/listing-repository'
+import { catalogSettingsArea } from './modules/catalog/settings-area'
 import { catalogueCards } from './modules/chat/cards'
 import { ChatHub, type ChatSocketLimits, DEFAULT_CHAT_SOCKET_LIMITS } from './modules/chat/hub'
 import { ChatRepository } from './modules/chat/repository'
@@ -666,6 +667,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // Issue 12 · catalogue (specials, lots, photos, CSV import) registers here.
       await scope.register(photoStaffRoutes, { photos: PhotoService.forDatabase(database, clock) })
       // Issue 12 · catalogue settings (mall items, categories, banners, coupons, increments) here.
+      await scope.register(catalogSettingsArea, { database, clock })
       // Issue 12 · sales (live view, results, relist, overdue) registers here.
       await scope.register(salesStaffRoutes, {
         service: new SalesService({

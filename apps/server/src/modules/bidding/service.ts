@@ -65,9 +65,6 @@ export interface BiddingDeps {
   options: BiddingOptions
 }
 
-/** How long the increment table is cached between reads (an operator may change it). */
-const STEP_CACHE_MS = 10_000
-
 function toState(lot: LockedLot, proxies: LotState['proxies']): LotState {
   return {
     startPrice: lot.startPrice,
@@ -89,7 +86,6 @@ function toState(lot: LockedLot, proxies: LotState['proxies']): LotState {
  */
 export class BiddingService {
   private readonly displayNames = new Map<number, string>()
-  private stepCache: { at: number; steps: PriceStep[] } | undefined
 
   constructor(private readonly deps: BiddingDeps) {}
 
@@ -419,15 +415,13 @@ export class BiddingService {
     return row.display
   }
 
-  /** The increment table (an operator may change it), re-read at most every 10 s. */
+  /**
+   * The increment table, read for every bid: an operator may replace it (staff price-steps), and
+   * a bid on any instance is judged by the table as last committed, with no cache to go stale.
+   * One read of a dozen rows beside the bid's own queries.
+   */
   private async steps(): Promise<PriceStep[]> {
-    const now = this.deps.clock.now()
-    if (this.stepCache && Math.abs(now - this.stepCache.at) < STEP_CACHE_MS) {
-      return this.stepCache.steps
-    }
-    const steps = (await this.priceSteps()).map((r) => ({ from: r.from, step: r.step }))
-    this.stepCache = { at: now, steps }
-    return steps
+    return (await this.priceSteps()).map((r) => ({ from: r.from, step: r.step }))
   }
 
   private quotaInput(held: Exposure): QuotaInput {
