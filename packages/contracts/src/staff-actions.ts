@@ -27,6 +27,23 @@ export const STAFF_ACTION_NAMES: Record<string, string> = {
   'POST /svc/main/admin/chat/conversations/:id/read': '标记会话已读',
   // Issue 12 · console areas add theirs below.
   'POST /svc/main/admin/sales/lots/:id/relist': '重新上拍',
+  // Shop settings (cataloguers).
+  'PUT /svc/main/admin/mall-items/:id': '编辑商城商品',
+  'POST /svc/main/admin/mall-items/:id/stock': '调整商品库存',
+  'PUT /svc/main/admin/mall-items/:id/sale': '商品上架/下架',
+  'POST /svc/main/admin/categories': '新建拍品分类',
+  'PUT /svc/main/admin/categories/order': '调整拍品分类顺序',
+  'PUT /svc/main/admin/categories/:id': '修改拍品分类',
+  'DELETE /svc/main/admin/categories/:id': '删除拍品分类',
+  'POST /svc/main/admin/mall-categories': '新建商城分类',
+  'PUT /svc/main/admin/mall-categories/order': '调整商城分类顺序',
+  'PUT /svc/main/admin/mall-categories/:id': '修改商城分类',
+  'DELETE /svc/main/admin/mall-categories/:id': '删除商城分类',
+  'POST /svc/main/admin/banners': '新建首页横幅',
+  'PUT /svc/main/admin/banners/:id': '编辑首页横幅',
+  'DELETE /svc/main/admin/banners/:id': '删除首页横幅',
+  'POST /svc/main/admin/coupons/:id/stop': '停止发放优惠券',
+  'PUT /svc/main/admin/price-steps': '更换加价阶梯',
 }
 
 /** The staff's name for a logged call, or null when it has none (the English summary shows). */
