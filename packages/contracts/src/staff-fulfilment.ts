@@ -171,6 +171,8 @@ export const PickSheetSchema = z.object({
   /** Express: where it goes (the recipient's mobile masked too). */
   address: ShipmentAddressSchema.nullable(),
   insured: z.boolean(),
+  /** A shipment: the goods' value (what the insurance covers when insured). */
+  declaredValue: Fen.nullable(),
   /** Pickup and booking: the day and slot at the counter. */
   date: z.string().nullable(),
   slot: PickupSlotSchema.nullable(),
