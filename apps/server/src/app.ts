@@ -67,6 +67,8 @@ import { CatalogService } from './modules/catalog/service'
 import { MEDIA_PREFIX, mediaRoutes } from './modules/media/routes'
 import { photoRoutes, photoStaffRoutes } from './modules/media/photos-routes'
 import { PhotoService } from './modules/media/photos-service'
+import { staffCatalogueRoutes } from './modules/catalog/staff-catalogue-routes'
+import { StaffCatalogueService } from './modules/catalog/staff-catalogue-service'
 import { NoticesRepository } from './modules/notices/repository'
 import { noticesRoutes } from './modules/notices/routes'
 import { NoticesService } from './modules/notices/service'
@@ -666,6 +668,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await scope.register(chatStaffRoutes, { service: chat, hub: chatHub, origins: chatOrigins })
       // Issue 12 · catalogue (specials, lots, photos, CSV import) registers here.
       await scope.register(photoStaffRoutes, { photos: PhotoService.forDatabase(database, clock) })
+      await scope.register(staffCatalogueRoutes, {
+        service: StaffCatalogueService.forDatabase(database, clock, () => bidding.priceSteps()),
+      })
       // Issue 12 · catalogue settings (mall items, categories, banners, coupons, increments) here.
       await scope.register(catalogSettingsArea, { database, clock })
       // Issue 12 · sales (live view, results, relist, overdue) registers here.

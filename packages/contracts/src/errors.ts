@@ -357,6 +357,11 @@ export const ERRORS = {
     zh: '导入文件有误，未导入任何拍品',
     en: 'the import file has errors; no lot was imported',
   },
+  LOT_REFERENCED: {
+    status: 409,
+    zh: '该拍品已有关联记录（如重新上拍），不能撤回',
+    en: 'other records refer to this lot (such as a relisting); it cannot be withdrawn',
+  },
   TRACKING_NO_INVALID: {
     status: 400,
     zh: '运单号与快递公司的格式不符，请核对',

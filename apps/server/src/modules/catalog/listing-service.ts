@@ -13,6 +13,28 @@ import type { Transact, Tx } from '../../platform/transactions'
 import type { ListingRepository } from './listing-repository'
 
 /**
+ * A lot's prices, those given: on the increment grid (BID_OFF_GRID naming the field and the
+ * nearest amounts), and a reserve not below the start price (RESERVE_BELOW_START).
+ */
+export function checkLotPrices(
+  lot: { startPrice?: number; reservePrice?: number | null },
+  steps: readonly PriceStep[],
+): void {
+  for (const [field, amount] of [
+    ['startPrice', lot.startPrice],
+    ['reservePrice', lot.reservePrice],
+  ] as const) {
+    if (amount !== undefined && amount !== null && !isOnGrid(amount, steps)) {
+      throw new AppError('BID_OFF_GRID', { field, ...nearestOnGrid(amount, steps) })
+    }
+  }
+  const { startPrice, reservePrice } = lot
+  if (startPrice !== undefined && reservePrice != null && reservePrice < startPrice) {
+    throw new AppError('RESERVE_BELOW_START', { startPrice, reservePrice })
+  }
+}
+
+/**
  * A mall item's product number, from its row id: unique because the id is, and stable for as long
  * as the item exists. Numbers start at M100001, as the demo catalogue's do.
  */
@@ -58,48 +80,57 @@ export class ListingService {
    * taken while the special is locked, so concurrent adds get 1, 2, 3 … in turn.
    */
   async addLot(input: LotCreate): Promise<LotCreated> {
+    const { specialId, ...draft } = input
+    const [created] = await this.addLots(specialId, [draft])
+    return created!
+  }
+
+  /**
+   * Adds lots as the special's next ones, in their order, in one transaction: all or none (the
+   * bulk import, lot-import.ts). Prices are checked on the grid first (BID_OFF_GRID with the
+   * nearest amounts) and a reserve below the start is refused (RESERVE_BELOW_START).
+   */
+  async addLots(specialId: number, drafts: Omit<LotCreate, 'specialId'>[]): Promise<LotCreated[]> {
     const steps = await this.deps.priceSteps()
-    for (const [field, amount] of [
-      ['startPrice', input.startPrice],
-      ['reservePrice', input.reservePrice],
-    ] as const) {
-      if (amount !== undefined && !isOnGrid(amount, steps)) {
-        throw new AppError('BID_OFF_GRID', { field, ...nearestOnGrid(amount, steps) })
-      }
-    }
+    for (const draft of drafts) checkLotPrices(draft, steps)
     const { listings, clock } = this.deps
     return this.deps.transact(async (tx) => {
-      const special = await listings.lockSpecial(tx, input.specialId)
-      if (!special) throw new AppError('NOT_FOUND', { specialId: input.specialId })
-      await this.requireCategory(tx, 'categories', input.categoryId)
-      const lotNo = (await listings.lastLotNo(tx, special.id)) + 1
-      const endsAt = staggeredEnd(special.ends_at, lotNo, special.stagger_seconds)
-      const id = await listings.insertLot(tx, {
-        special_id: special.id,
-        lot_no: lotNo,
-        category_id: input.categoryId ?? null,
-        title: input.title,
-        subtitle: input.subtitle,
-        description: input.description,
-        images: JSON.stringify(input.images),
-        grade_code: input.gradeCode,
-        grading_service: input.gradingService ?? null,
-        cert_no: input.certNo ?? null,
-        year: '',
-        denomination: '',
-        material: '',
-        start_price: input.startPrice,
-        reserve_price: input.reservePrice ?? null,
-        starts_at: special.starts_at,
-        ends_at: endsAt,
-        export_banned: input.exportBanned ? 1 : 0,
-        status: 'open',
-        price: null,
-        bid_count: 0,
-        leader_id: null,
-        created_at: clock.now(),
-      })
-      return { id, lotNo, endsAt: new Date(endsAt).toISOString() }
+      const special = await listings.lockSpecial(tx, specialId)
+      if (!special) throw new AppError('NOT_FOUND', { specialId })
+      for (const draft of drafts) await this.requireCategory(tx, 'categories', draft.categoryId)
+      let lotNo = await listings.lastLotNo(tx, special.id)
+      const created: LotCreated[] = []
+      for (const input of drafts) {
+        lotNo++
+        const endsAt = staggeredEnd(special.ends_at, lotNo, special.stagger_seconds)
+        const id = await listings.insertLot(tx, {
+          special_id: special.id,
+          lot_no: lotNo,
+          category_id: input.categoryId ?? null,
+          title: input.title,
+          subtitle: input.subtitle,
+          description: input.description,
+          images: JSON.stringify(input.images),
+          grade_code: input.gradeCode,
+          grading_service: input.gradingService ?? null,
+          cert_no: input.certNo ?? null,
+          year: '',
+          denomination: '',
+          material: '',
+          start_price: input.startPrice,
+          reserve_price: input.reservePrice ?? null,
+          starts_at: special.starts_at,
+          ends_at: endsAt,
+          export_banned: input.exportBanned ? 1 : 0,
+          status: 'open',
+          price: null,
+          bid_count: 0,
+          leader_id: null,
+          created_at: clock.now(),
+        })
+        created.push({ id, lotNo, endsAt: new Date(endsAt).toISOString() })
+      }
+      return created
     })
   }
 
