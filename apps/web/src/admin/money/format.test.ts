@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest'
+import { chinaTime, chinaToday, fenToYuan, nameOf, signedYuan, yuanText } from './format'
+
+describe('money formats', () => {
+  it('shows fen as yuan, signed for movements', () => {
+    expect(yuanText(123_456)).toBe('1,234.56')
+    expect(signedYuan(500)).toBe('+5.00')
+    expect(signedYuan(-350)).toBe('-3.50')
+    expect(fenToYuan(1_050)).toBe(10.5)
+  })
+  it('reads instants and days in China time', () => {
+    expect(chinaTime('2026-11-25T16:30:00.000Z')).toBe('2026-11-26 00:30')
+    expect(chinaToday(Date.parse('2026-11-25T16:30:00.000Z'))).toBe('2026-11-26')
+    expect(chinaTime(null)).toBe('')
+  })
+  it('names a kind, or shows it as is', () => {
+    expect(nameOf({ refund: '订单退款' }, 'refund')).toBe('订单退款')
+    expect(nameOf({}, 'other')).toBe('other')
+  })
+})

@@ -1,0 +1,218 @@
+import {
+  ModalForm,
+  ProFormDigit,
+  ProFormTextArea,
+  ProTable,
+  type ProColumns,
+} from '@ant-design/pro-components'
+import type { StaffRemittance } from '@numisma/contracts/account'
+import { yuanToFen } from '@numisma/contracts/money'
+import { App, Button, Space, Tabs, Tag, Typography } from 'antd'
+import { useState } from 'react'
+import { inBackground } from '../../lib/background'
+import { chinaTime, fenToYuan, messageOf, newIdempotencyKey, yuanText } from './format'
+import { useConfirmRemittance, useRejectRemittance, useRemittances } from './queries'
+import { ReceiptThumb } from './receipt-thumb'
+import { MONEY_TEXT as T } from './texts'
+import styles from './remittances-page.module.css'
+
+const STATUS_TAGS: Record<StaffRemittance['status'], { color: string; text: string }> = {
+  submitted: { color: 'gold', text: T.waiting },
+  confirmed: { color: 'green', text: T.confirmed },
+  rejected: { color: 'red', text: T.rejected },
+}
+
+function ConfirmButton({ notice }: { notice: StaffRemittance }) {
+  const confirm = useConfirmRemittance()
+  const { message } = App.useApp()
+  // One key per opening of the form: a double click or a retry replays, a new opening is new.
+  const [key, setKey] = useState(newIdempotencyKey)
+  return (
+    <ModalForm<{ amountReceived: number; note?: string }>
+      title={T.confirmTitle(notice.id)}
+      width={460}
+      trigger={
+        <Button type="primary" size="small">
+          {T.confirm}
+        </Button>
+      }
+      initialValues={{ amountReceived: fenToYuan(notice.amount) }}
+      modalProps={{ destroyOnHidden: true, afterClose: () => setKey(newIdempotencyKey()) }}
+      onFinish={async (values) => {
+        try {
+          await confirm.mutateAsync({
+            id: notice.id,
+            decision: {
+              amountReceived: yuanToFen(values.amountReceived),
+              ...(values.note ? { note: values.note } : {}),
+            },
+            key,
+          })
+          message.success(T.confirmed)
+          return true
+        } catch (error) {
+          message.error(messageOf(error))
+          return false
+        }
+      }}
+    >
+      <div className={styles.help}>{T.confirmHelp}</div>
+      <ProFormDigit
+        name="amountReceived"
+        label={`${T.amountReceived}（元）`}
+        min={0.01}
+        fieldProps={{ precision: 2, prefix: '¥', style: { width: '100%' } }}
+        rules={[{ required: true, message: T.amountRequired }]}
+      />
+      <ProFormTextArea name="note" label={T.note} fieldProps={{ maxLength: 200 }} />
+    </ModalForm>
+  )
+}
+
+function RejectButton({ notice }: { notice: StaffRemittance }) {
+  const reject = useRejectRemittance()
+  const { message } = App.useApp()
+  const [key, setKey] = useState(newIdempotencyKey)
+  return (
+    <ModalForm<{ note: string }>
+      title={T.rejectTitle(notice.id)}
+      width={460}
+      trigger={
+        <Button danger size="small">
+          {T.reject}
+        </Button>
+      }
+      modalProps={{ destroyOnHidden: true, afterClose: () => setKey(newIdempotencyKey()) }}
+      onFinish={async (values) => {
+        try {
+          await reject.mutateAsync({ id: notice.id, note: values.note, key })
+          message.success(T.rejected)
+          return true
+        } catch (error) {
+          message.error(messageOf(error))
+          return false
+        }
+      }}
+    >
+      <ProFormTextArea
+        name="note"
+        label={T.note}
+        fieldProps={{ maxLength: 200 }}
+        rules={[{ required: true, whitespace: true, message: T.rejectNoteRequired }]}
+      />
+    </ModalForm>
+  )
+}
+
+const baseColumns: ProColumns<StaffRemittance>[] = [
+  { title: T.id, dataIndex: 'id', width: 70 },
+  { title: T.user, dataIndex: 'userId', width: 80 },
+  {
+    title: T.amount,
+    dataIndex: 'amount',
+    align: 'right',
+    width: 120,
+    render: (_, n) => <Typography.Text strong>¥{yuanText(n.amount)}</Typography.Text>,
+  },
+  {
+    title: T.payer,
+    dataIndex: 'payerName',
+    render: (_, n) => (
+      <span className={styles.payer}>
+        <span>{n.payerName}</span>
+        <Typography.Text type="secondary">{n.payerBank}</Typography.Text>
+      </span>
+    ),
+  },
+  { title: T.remittedOn, dataIndex: 'remittedOn', width: 110 },
+  {
+    title: T.orders,
+    dataIndex: 'orderIds',
+    render: (_, n) =>
+      n.orderIds.length === 0 ? (
+        <Typography.Text type="secondary">{T.none}</Typography.Text>
+      ) : (
+        <Space size={4} wrap>
+          {n.orderIds.map((id) => (
+            <Tag key={id}>#{id}</Tag>
+          ))}
+        </Space>
+      ),
+  },
+  {
+    title: T.receipt,
+    dataIndex: 'receiptUrl',
+    width: 90,
+    render: (_, n) => <ReceiptThumb id={n.id} present={n.receiptUrl !== null} />,
+  },
+  {
+    title: T.submittedAt,
+    dataIndex: 'createdAt',
+    width: 150,
+    render: (_, n) => chinaTime(n.createdAt),
+  },
+]
+
+const waitingColumns: ProColumns<StaffRemittance>[] = [
+  ...baseColumns,
+  {
+    title: T.actions,
+    valueType: 'option',
+    width: 170,
+    render: (_, notice) => [
+      <ConfirmButton key="confirm" notice={notice} />,
+      <RejectButton key="reject" notice={notice} />,
+    ],
+  },
+]
+
+const decidedColumns: ProColumns<StaffRemittance>[] = [
+  ...baseColumns,
+  {
+    title: T.status,
+    dataIndex: 'status',
+    width: 100,
+    render: (_, n) => <Tag color={STATUS_TAGS[n.status].color}>{STATUS_TAGS[n.status].text}</Tag>,
+  },
+  {
+    title: T.amountReceived,
+    dataIndex: 'amountReceived',
+    align: 'right',
+    width: 110,
+    render: (_, n) => (n.amountReceived === null ? '—' : `¥${yuanText(n.amountReceived)}`),
+  },
+  { title: T.note, dataIndex: 'note', ellipsis: true, render: (_, n) => n.note ?? '—' },
+]
+
+function RemittanceTable({ waiting }: { waiting: boolean }) {
+  const list = useRemittances(waiting ? 'submitted' : undefined)
+  const rows = waiting ? list.data : list.data?.filter((n) => n.status !== 'submitted')
+  return (
+    <ProTable<StaffRemittance>
+      rowKey="id"
+      search={false}
+      options={{ reload: () => inBackground(list.refetch()), density: false, setting: false }}
+      loading={list.isPending}
+      dataSource={rows}
+      columns={waiting ? waitingColumns : decidedColumns}
+      pagination={{ pageSize: 10, showSizeChanger: false }}
+    />
+  )
+}
+
+/** 汇款确认: waiting notices to confirm (with what arrived) or reject; decided ones in history. */
+export function RemittancesPage() {
+  const waiting = useRemittances('submitted')
+  return (
+    <Tabs
+      items={[
+        {
+          key: 'waiting',
+          label: `${T.waiting}${waiting.data ? `（${waiting.data.length}）` : ''}`,
+          children: <RemittanceTable waiting />,
+        },
+        { key: 'decided', label: T.decided, children: <RemittanceTable waiting={false} /> },
+      ]}
+    />
+  )
+}
