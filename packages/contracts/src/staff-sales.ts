@@ -143,6 +143,9 @@ export const OverdueOrderSchema = z.object({
   buyer: SalesBuyerSchema,
   hammer: z.number().int(),
   total: z.number().int(),
+  /** The lot's own prices, which a relist starts from. */
+  startPrice: z.number().int(),
+  reservePrice: z.number().int().nullable(),
   dueAt: z.string().nullable(),
   /** The winner's deposit now: what a forfeit may take, up to the hammer. */
   deposit: z.number().int(),

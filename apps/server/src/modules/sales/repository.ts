@@ -42,6 +42,8 @@ export interface OverdueOrderRow {
   lot_id: number
   lot_no: number
   title: string
+  start_price: number
+  reserve_price: number | null
   special_id: number
   special_title: string
   relisted_as: number | null
@@ -184,6 +186,8 @@ export class SalesRepository {
         'lots.id as lot_id',
         'lots.lot_no',
         'lots.title',
+        'lots.start_price',
+        'lots.reserve_price',
         'specials.id as special_id',
         'specials.title as special_title',
         'lot_relists.new_lot_id as relisted_as',

@@ -193,6 +193,8 @@ export class SalesService {
       buyer: buyerOf(row.user_id, row.mobile, row.display)!,
       hammer: row.amount,
       total: row.total,
+      startPrice: row.start_price,
+      reservePrice: row.reserve_price,
       dueAt: row.due_at === null ? null : iso(row.due_at),
       deposit: deposits.get(row.user_id) ?? 0,
       relistedAs:
