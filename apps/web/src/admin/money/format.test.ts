@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { chinaTime, chinaToday, fenToYuan, nameOf, signedYuan, yuanText } from './format'
+import { chinaTime, chinaToday, fenToYuan, moneyText, nameOf, signedYuan, yuanText } from './format'
 
 describe('money formats', () => {
   it('shows fen as yuan, signed for movements', () => {
@@ -7,6 +7,8 @@ describe('money formats', () => {
     expect(signedYuan(500)).toBe('+5.00')
     expect(signedYuan(-350)).toBe('-3.50')
     expect(fenToYuan(1_050)).toBe(10.5)
+    expect(moneyText(-1_515_000)).toBe('-¥15,150.00')
+    expect(moneyText(500)).toBe('¥5.00')
   })
   it('reads instants and days in China time', () => {
     expect(chinaTime('2026-11-25T16:30:00.000Z')).toBe('2026-11-26 00:30')

@@ -14,6 +14,11 @@ export function yuanText(fen: number): string {
   return formatFen(fen, 2)
 }
 
+/** An amount with its currency sign, the minus before it: `¥1,234.50`, `-¥3.50`. */
+export function moneyText(fen: number): string {
+  return `${fen < 0 ? '-' : ''}¥${formatFen(Math.abs(fen), 2)}`
+}
+
 /** A signed movement: `+12.00` / `-3.50`. */
 export function signedYuan(fen: number): string {
   return `${fen > 0 ? '+' : ''}${formatFen(fen, 2)}`

@@ -5,15 +5,13 @@ import { Alert, Button, DatePicker, Statistic, Tag } from 'antd'
 import dayjs from 'dayjs'
 import { useState } from 'react'
 import { dailyLedgerCsvUrl } from './api'
-import { chinaToday, nameOf, yuanText } from './format'
+import { chinaToday, moneyText as money, nameOf, yuanText } from './format'
 import { useDailyLedger } from './queries'
 import { ACCOUNT_NAMES, MONEY_TEXT as T, TRANSFER_NAMES } from './texts'
 import styles from './ledger-report-page.module.css'
 
 type TransferGroup = LedgerDailyReport['transfers'][number]
 type AccountRow = LedgerDailyReport['accounts'][number]
-
-const money = (fen: number) => `¥${yuanText(fen)}`
 
 const groupColumns: ProColumns<TransferGroup>[] = [
   { title: T.kind, dataIndex: 'kind', render: (_, g) => nameOf(TRANSFER_NAMES, g.kind) },

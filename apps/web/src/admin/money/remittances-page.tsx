@@ -105,18 +105,19 @@ function RejectButton({ notice }: { notice: StaffRemittance }) {
 }
 
 const baseColumns: ProColumns<StaffRemittance>[] = [
-  { title: T.id, dataIndex: 'id', width: 70 },
-  { title: T.user, dataIndex: 'userId', width: 80 },
+  { title: T.id, dataIndex: 'id', width: 64 },
+  { title: T.user, dataIndex: 'userId', width: 64 },
   {
     title: T.amount,
     dataIndex: 'amount',
     align: 'right',
-    width: 120,
+    width: 110,
     render: (_, n) => <Typography.Text strong>¥{yuanText(n.amount)}</Typography.Text>,
   },
   {
     title: T.payer,
     dataIndex: 'payerName',
+    width: 150,
     render: (_, n) => (
       <span className={styles.payer}>
         <span>{n.payerName}</span>
@@ -124,10 +125,11 @@ const baseColumns: ProColumns<StaffRemittance>[] = [
       </span>
     ),
   },
-  { title: T.remittedOn, dataIndex: 'remittedOn', width: 110 },
+  { title: T.remittedOn, dataIndex: 'remittedOn', width: 104 },
   {
     title: T.orders,
     dataIndex: 'orderIds',
+    width: 96,
     render: (_, n) =>
       n.orderIds.length === 0 ? (
         <Typography.Text type="secondary">{T.none}</Typography.Text>
@@ -167,7 +169,7 @@ const waitingColumns: ProColumns<StaffRemittance>[] = [
 ]
 
 const decidedColumns: ProColumns<StaffRemittance>[] = [
-  ...baseColumns,
+  ...baseColumns.filter((c) => c.dataIndex !== 'receiptUrl'),
   {
     title: T.status,
     dataIndex: 'status',
@@ -178,7 +180,7 @@ const decidedColumns: ProColumns<StaffRemittance>[] = [
     title: T.amountReceived,
     dataIndex: 'amountReceived',
     align: 'right',
-    width: 110,
+    width: 100,
     render: (_, n) => (n.amountReceived === null ? '—' : `¥${yuanText(n.amountReceived)}`),
   },
   { title: T.note, dataIndex: 'note', ellipsis: true, render: (_, n) => n.note ?? '—' },
