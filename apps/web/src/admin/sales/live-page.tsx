@@ -6,6 +6,7 @@ import { Alert, Badge, Button, Card, Image, Space, Statistic, Tag, Typography } 
 import { Link } from 'react-router'
 import { Countdown, useServerNow } from './countdown'
 import styles from './live-page.module.css'
+import { LoadError } from './load-error'
 import { useLiveView } from './queries'
 import { SpecialPicker, useChosenSpecial } from './special-picker'
 import { LOT_STATUS_TEXT, SALE_STATE_TEXT, SALES_TEXT as T } from './texts'
@@ -189,6 +190,9 @@ export function LivePage() {
             </div>
           )}
         </Card>
+      )}
+      {(live.isError || specials.isError) && (
+        <LoadError retry={() => Promise.all([live.refetch(), specials.refetch()])} />
       )}
       {special?.state === 'closed' && (
         <Alert

@@ -8,6 +8,7 @@ import { Alert, App, Button, Popconfirm, Space, Tag, Tooltip, Typography } from 
 import { inBackground } from '../../lib/background'
 import { useStaffSession } from '../staff-queries'
 import { StaffApiError } from '../staff-api'
+import { LoadError } from './load-error'
 import styles from './overdue-page.module.css'
 import { useForfeit, useOverdueOrders } from './queries'
 import { RelistButton } from './relist-button'
@@ -153,6 +154,7 @@ export function OverduePage() {
   return (
     <PageContainer title={T.overdue}>
       <Alert className={styles.hint} type="info" showIcon message={T.overdueHint} />
+      {orders.isError && <LoadError retry={() => orders.refetch()} />}
       <ProTable<OverdueOrder>
         rowKey="orderId"
         columns={columns}

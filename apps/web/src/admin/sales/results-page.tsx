@@ -7,6 +7,7 @@ import type { ResultLot, SalesSpecial } from '@numisma/contracts/staff-sales'
 import { Button, Card, Space, Statistic, Tag, Typography } from 'antd'
 import { useStaffSession } from '../staff-queries'
 import { resultsCsvUrl } from './api'
+import { LoadError } from './load-error'
 import { RelistButton } from './relist-button'
 import styles from './results-page.module.css'
 import { useResults } from './queries'
@@ -173,6 +174,9 @@ export function ResultsPage() {
             />
           </div>
         </Card>
+      )}
+      {(results.isError || specials.isError) && (
+        <LoadError retry={() => Promise.all([results.refetch(), specials.refetch()])} />
       )}
       <ProTable<ResultLot>
         rowKey="id"

@@ -76,6 +76,8 @@ export const SALES_TEXT = {
   closedNote: '该专场已结束，可查看结拍结果',
   viewResults: '查看结拍结果',
   refresh: '刷新',
+  loadFailed: '加载失败',
+  retry: '重试',
   lots: (n: number) => `${n} 件拍品`,
 } as const
 
