@@ -59,7 +59,7 @@ export function BookingsPage() {
             bordered
             extra={
               <Typography.Text type="secondary">
-                {T.slotPlaces(slot.booked, slot.capacity)}
+                {T.sharedPlaces(slot.booked, slot.capacity)}
               </Typography.Text>
             }
             data-testid="booking-slot"

@@ -36,6 +36,8 @@ export const FULFIL_TEXT = {
   date: '日期',
   counterClosed: '当天柜台休息',
   slotPlaces: (booked: number, capacity: number) => `已约 ${booked} / ${capacity}`,
+  sharedPlaces: (booked: number, capacity: number) =>
+    `名额已约 ${booked} / ${capacity}（与自提共用）`,
   pickups: '自提',
   bookings: '柜台付款预约',
   noPickups: '该时段暂无自提',
