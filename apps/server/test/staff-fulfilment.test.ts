@@ -320,6 +320,10 @@ describe.each(databases)('staff fulfilment on $name', (target) => {
   it('prints the chosen express shipments, with the address and its mobile masked; refuses unknown ids and a query without a day or shipments', async () => {
     const me = await buyer()
     const { shipmentId } = await expressShipment(me)
+    const shipment = (
+      dataOf(await shipping('GET', '/fulfilment/shipments')) as FulfilmentShipment[]
+    ).find((s) => s.id === shipmentId)!
+    expect(shipment.declaredValue).toBeGreaterThan(50_000)
     const list = dataOf(
       await shipping('GET', `/fulfilment/pick-lists?shipmentIds=${shipmentId}`),
     ) as PickList
@@ -329,6 +333,7 @@ describe.each(databases)('staff fulfilment on $name', (target) => {
         kind: 'express',
         id: shipmentId,
         insured: true,
+        declaredValue: shipment.declaredValue,
         address: expect.objectContaining({ name: '张三', mobile: '138****8000' }),
         items: [expect.objectContaining({ lotNo: 1, certNo: '40123456' })],
       }),
@@ -342,6 +347,41 @@ describe.each(databases)('staff fulfilment on $name', (target) => {
     expect(codeOf(await shipping('GET', '/fulfilment/pickups?date=2026-02-30'))).toBe(
       'VALIDATION_FAILED',
     )
+  })
+
+  it('ships a shipment once and hands a pickup over once when staff click at the same time', async () => {
+    const me = await buyer()
+    const { shipmentId } = await expressShipment(me)
+    const shipped = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        shipping('POST', `/shipments/${shipmentId}/ship`, {
+          carrier: '中通快递',
+          trackingNo: `7812345678901${i}`,
+        }),
+      ),
+    )
+    expect(shipped.filter((r) => r.statusCode === 200)).toHaveLength(1)
+    expect(new Set(shipped.filter((r) => r.statusCode !== 200).map(codeOf))).toEqual(
+      new Set(['ORDER_NOT_SHIPPABLE']),
+    )
+    // The one that won is the one recorded, on the shipment and in the audit log.
+    const listed = (
+      dataOf(await shipping('GET', '/fulfilment/shipments?status=shipped')) as FulfilmentShipment[]
+    ).find((s) => s.id === shipmentId)!
+    expect(listed.trackingNo).toMatch(/^7812345678901\d$/)
+    const lines = await auditOf(`shipment:${shipmentId}`)
+    expect(lines).toHaveLength(1)
+    expect(parsed(lines[0]!.after)).toMatchObject({ trackingNo: listed.trackingNo })
+
+    const date = bookableDates(t.clock.now())[1]!
+    const other = await buyer()
+    const { orderId } = await mallOrder(other, '同时交付的藏品')
+    const pickupId = await pickup(other, orderId, date, '15:30-17:30')
+    const handed = await Promise.all(
+      Array.from({ length: 8 }, () => shipping('POST', `/shipments/${pickupId}/complete`)),
+    )
+    expect(handed.filter((r) => r.statusCode === 200)).toHaveLength(1)
+    expect(handed.filter((r) => codeOf(r) === 'ORDER_NOT_SHIPPABLE')).toHaveLength(7)
   })
 
   it('admits shipping (and cashiers to the counter day), refuses support, and keeps closing a cash booking to cashiers', async () => {
