@@ -251,6 +251,13 @@ describe.each(databases)('the sales area on $name', (kind) => {
     })
     expect(offGrid.statusCode).toBe(400)
     expect(offGrid.json().code).toBe('BID_OFF_GRID')
+    // The catalogue's own rule for a new lot: the reserve not below the start.
+    const reserveLow = await cataloguer('POST', `/sales/lots/${lotIds[1]}/relist`, {
+      specialId: target,
+      startPrice: 1_000 * YUAN,
+      reservePrice: 500 * YUAN,
+    })
+    expect(reserveLow.json().code).toBe('RESERVE_BELOW_START')
 
     // The old lot shows where it went; the results say it may not be relisted again.
     const after = await results(await specialOf(lotIds[0]!))

@@ -247,11 +247,6 @@ export class SalesService {
       }
       const startPrice = input.startPrice ?? onGridAtOrBelow(lot.start_price, steps)
       const reservePrice = input.reservePrice === undefined ? lot.reserve_price : input.reservePrice
-      if (reservePrice !== null && reservePrice < startPrice) {
-        throw new AppError('VALIDATION_FAILED', {
-          fields: [{ field: 'body.reservePrice', message: 'below the start price' }],
-        })
-      }
       const created = await this.deps.addLotIn(
         tx,
         {
