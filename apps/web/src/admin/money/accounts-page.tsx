@@ -17,6 +17,7 @@ import type {
 } from '@numisma/contracts/staff-money'
 import { App, Button, Empty, Input, Result, Select, Statistic, Tag } from 'antd'
 import { useState } from 'react'
+import { useSearchParams } from 'react-router'
 import { chinaTime, messageOf, nameOf, newIdempotencyKey, signedYuan, yuanText } from './format'
 import { useAdjustAccount, useLedgerLines, useMoneyUser } from './queries'
 import { ACCOUNT_NAMES, MONEY_TEXT as T, ORDER_STATUS_NAMES, TRANSFER_NAMES } from './texts'
@@ -178,8 +179,11 @@ function UserAccounts({ user }: { user: MoneyUser }) {
 
 /** 用户账户: look a user up by mobile or id; balances, quota, orders, ledger lines, adjustments. */
 export function AccountsPage() {
-  const [by, setBy] = useState<'mobile' | 'id'>('mobile')
-  const [query, setQuery] = useState<MoneyUserQuery | null>(null)
+  // A link from another money page names the user: `?id=3`.
+  const [params] = useSearchParams()
+  const linked = Number(params.get('id'))
+  const [by, setBy] = useState<'mobile' | 'id'>(linked > 0 ? 'id' : 'mobile')
+  const [query, setQuery] = useState<MoneyUserQuery | null>(linked > 0 ? { id: linked } : null)
   const user = useMoneyUser(query)
   const search = (text: string) => {
     const value = text.trim()
@@ -200,6 +204,7 @@ export function AccountsPage() {
             ]}
           />
           <Input.Search
+            defaultValue={linked > 0 ? String(linked) : undefined}
             placeholder={T.lookupHelp}
             enterButton={T.search}
             allowClear

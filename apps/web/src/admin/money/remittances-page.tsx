@@ -10,6 +10,7 @@ import { yuanToFen } from '@numisma/contracts/money'
 import { App, Button, Space, Tabs, Tag, Typography } from 'antd'
 import { useState } from 'react'
 import { inBackground } from '../../lib/background'
+import { BuyerCell } from './buyer-cell'
 import { chinaTime, fenToYuan, messageOf, newIdempotencyKey, yuanText } from './format'
 import { useConfirmRemittance, useRejectRemittance, useRemittances } from './queries'
 import { ReceiptThumb } from './receipt-thumb'
@@ -105,8 +106,13 @@ function RejectButton({ notice }: { notice: StaffRemittance }) {
 }
 
 const baseColumns: ProColumns<StaffRemittance>[] = [
-  { title: T.id, dataIndex: 'id', width: 64 },
-  { title: T.user, dataIndex: 'userId', width: 64 },
+  { title: T.id, dataIndex: 'id', width: 56 },
+  {
+    title: T.user,
+    dataIndex: 'userId',
+    width: 120,
+    render: (_, n) => <BuyerCell userId={n.userId} />,
+  },
   {
     title: T.amount,
     dataIndex: 'amount',
@@ -122,10 +128,12 @@ const baseColumns: ProColumns<StaffRemittance>[] = [
       <span className={styles.payer}>
         <span>{n.payerName}</span>
         <Typography.Text type="secondary">{n.payerBank}</Typography.Text>
+        <Typography.Text type="secondary">
+          {T.remittedOn} {n.remittedOn}
+        </Typography.Text>
       </span>
     ),
   },
-  { title: T.remittedOn, dataIndex: 'remittedOn', width: 104 },
   {
     title: T.orders,
     dataIndex: 'orderIds',
@@ -150,7 +158,7 @@ const baseColumns: ProColumns<StaffRemittance>[] = [
   {
     title: T.submittedAt,
     dataIndex: 'createdAt',
-    width: 150,
+    width: 140,
     render: (_, n) => chinaTime(n.createdAt),
   },
 ]
@@ -160,7 +168,7 @@ const waitingColumns: ProColumns<StaffRemittance>[] = [
   {
     title: T.actions,
     valueType: 'option',
-    width: 170,
+    width: 160,
     render: (_, notice) => [
       <ConfirmButton key="confirm" notice={notice} />,
       <RejectButton key="reject" notice={notice} />,

@@ -3,6 +3,7 @@ import type { StaffWithdrawal } from '@numisma/contracts/account'
 import { App, Button, Tabs, Tag, Typography } from 'antd'
 import { useState } from 'react'
 import { inBackground } from '../../lib/background'
+import { BuyerCell } from './buyer-cell'
 import { chinaTime, messageOf, nameOf, newIdempotencyKey, yuanText } from './format'
 import { useDecideWithdrawal, useWithdrawals } from './queries'
 import { MONEY_TEXT as T, SOURCE_NAMES } from './texts'
@@ -64,7 +65,12 @@ function DecideButton({
 
 const baseColumns: ProColumns<StaffWithdrawal>[] = [
   { title: T.id, dataIndex: 'id', width: 70 },
-  { title: T.user, dataIndex: 'userId', width: 80 },
+  {
+    title: T.user,
+    dataIndex: 'userId',
+    width: 120,
+    render: (_, w) => <BuyerCell userId={w.userId} />,
+  },
   {
     title: T.amount,
     dataIndex: 'amount',
