@@ -5,6 +5,7 @@ import { formatFen } from '@numisma/contracts/money'
 import { mayAccess } from '@numisma/contracts/staff'
 import type { ResultLot, SalesSpecial } from '@numisma/contracts/staff-sales'
 import { Button, Card, Space, Statistic, Tag, Typography } from 'antd'
+import { Link } from 'react-router'
 import { useStaffSession } from '../staff-queries'
 import { resultsCsvUrl } from './api'
 import { LoadError } from './load-error'
@@ -111,9 +112,9 @@ export function ResultsPage() {
       width: 190,
       render: (_, lot) =>
         lot.relistedAs ? (
-          <Typography.Text type="secondary" className={styles.small}>
+          <Link to={`/sales/live?special=${lot.relistedAs.specialId}`} className={styles.small}>
             {T.relisted(lot.relistedAs.lotId, lot.relistedAs.specialId)}
-          </Typography.Text>
+          </Link>
         ) : lot.relistable ? (
           <RelistButton lot={lot} allowed={mayRelist} />
         ) : null,
