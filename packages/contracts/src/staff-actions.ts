@@ -26,6 +26,8 @@ export const STAFF_ACTION_NAMES: Record<string, string> = {
   'POST /svc/main/admin/chat/conversations/:id/messages': '客服回复',
   'POST /svc/main/admin/chat/conversations/:id/read': '标记会话已读',
   // Issue 12 · console areas add theirs below.
+  'POST /svc/main/admin/money/users/:userId/adjustments': '调整用户余额/保证金',
+  'POST /svc/main/admin/money/orders/:orderId/refund': '订单退款',
   'POST /svc/main/admin/sales/lots/:id/relist': '重新上拍',
   // Shop settings (cataloguers).
   'PUT /svc/main/admin/mall-items/:id': '编辑商城商品',
