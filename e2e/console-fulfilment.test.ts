@@ -88,7 +88,8 @@ async function keepPrint(page: Page, name: string): Promise<void> {
   await page.pdf({ path: path.join(dir, `${name}.pdf`), format: 'A4', printBackground: true })
   await page.emulateMedia({ media: 'print' })
   await page.screenshot({ path: path.join(dir, `${name}-print.png`), fullPage: true })
-  await page.emulateMedia({ media: 'screen' })
+  // Back to no emulation: a forced `screen` would make the next page.pdf print the screen.
+  await page.emulateMedia({ media: null })
 }
 
 describe('console fulfilment', () => {
