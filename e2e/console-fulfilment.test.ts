@@ -80,6 +80,12 @@ async function mallOrder(staff: Staff, as: TestUser, title: string): Promise<num
   return placed.orderId
 }
 
+/** The pick list is loaded and 打印 enabled (its fade-in over: the screenshot shows it ready). */
+async function printReady(page: Page): Promise<void> {
+  await page.locator('[data-testid=print]:not([disabled])').waitFor()
+  await page.waitForTimeout(400)
+}
+
 /** The pick list as paper: an A4 PDF, and a screenshot in print media (kept for a person). */
 async function keepPrint(page: Page, name: string): Promise<void> {
   const dir = process.env.SCREENSHOT_DIR
@@ -187,6 +193,7 @@ describe('console fulfilment', () => {
     expect(await sheet.innerText()).toContain('137****7000')
     expect(await sheet.innerText()).toContain('评级币 · PCGS 40123456')
     expect(await sheet.innerText()).not.toContain('13700137000')
+    await printReady(page)
     await screenshot(page, 'console-fulfilment-pick-list-express')
     await keepPrint(page, 'console-fulfilment-pick-list-express')
 
@@ -232,6 +239,7 @@ describe('console fulfilment', () => {
         `[data-testid=pick-list] [data-testid=pick-sheet][data-kind=booking][data-id="${bookingId}"]`,
       )
       .waitFor()
+    await printReady(page)
     await screenshot(page, 'console-fulfilment-pick-list-day')
     await keepPrint(page, 'console-fulfilment-pick-list-day')
 
