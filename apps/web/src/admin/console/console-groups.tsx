@@ -37,3 +37,18 @@ export function routedPages(groups: ConsoleGroup[]): RoutedPage[] {
     group.pages.map((page) => ({ ...page, fullPath: `${group.path}/${page.path}` })),
   )
 }
+
+/**
+ * Where `/admin` opens: the first page made for one of the member's own roles (a cashier's money,
+ * support's chat desk), else the first page they may open at all (an admin's, or pages for any).
+ */
+export function landingPage(
+  pages: readonly RoutedPage[],
+  roles: readonly StaffRole[],
+): RoutedPage | undefined {
+  const menu = pages.filter((page) => page.hidden !== true)
+  const own = menu.find(
+    (page) => page.roles !== 'any' && page.roles.some((role) => roles.includes(role)),
+  )
+  return own ?? menu[0]
+}

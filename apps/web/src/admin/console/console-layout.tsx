@@ -7,11 +7,11 @@ import { Link, Navigate, Route, Routes, useLocation } from 'react-router'
 import { useStaffLogout } from '../staff-queries'
 import { ROLE_NAMES, TEXT } from '../texts'
 import styles from './console-layout.module.css'
-import { routedPages, visibleGroups } from './console-groups'
+import { landingPage, routedPages, visibleGroups } from './console-groups'
 
 /**
  * The console's frame (ProLayout): the menu of the pages the staff member's roles open, the signed
- * in name with its roles, and the page. `/admin` opens the first page they may use.
+ * in name with its roles, and the page. `/admin` opens the first page of their own work.
  */
 export function ConsoleLayout({ staff }: { staff: StaffSession }) {
   const location = useLocation()
@@ -34,7 +34,7 @@ export function ConsoleLayout({ staff }: { staff: StaffSession }) {
     }),
     [groups],
   )
-  const first = pages.find((page) => page.hidden !== true)
+  const first = landingPage(pages, staff.roles)
 
   return (
     <ProLayout
