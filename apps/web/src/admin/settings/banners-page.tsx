@@ -167,7 +167,9 @@ export function BannersPage() {
       title: T.image,
       dataIndex: 'image',
       width: 132,
-      render: (_, b) => <Image className={styles.thumb} src={photoThumb(b.image)} />,
+      render: (_, b) => (
+        <Image className={styles.thumb} width={100} height={43} src={photoThumb(b.image)} />
+      ),
     },
     {
       title: T.title,

@@ -86,20 +86,22 @@ export function MallItemsPage() {
       width: 72,
       render: (_, item) =>
         item.images[0] ? (
-          <Image className={styles.thumb} src={photoThumb(item.images[0])} />
+          <Image className={styles.thumb} width={48} height={48} src={photoThumb(item.images[0])} />
         ) : (
           <span className={styles.noThumb} />
         ),
     },
-    { title: T.productNo, dataIndex: 'productNo', search: false, width: 92 },
     {
-      title: T.title,
+      title: T.item,
       dataIndex: 'title',
       search: false,
       render: (_, item) => (
-        <Typography.Text className={styles.title} ellipsis={{ tooltip: item.title }}>
-          {item.title}
-        </Typography.Text>
+        <div className={styles.title}>
+          <Typography.Text ellipsis={{ tooltip: item.title }}>{item.title}</Typography.Text>
+          <div className={styles.muted}>
+            {T.productNo} {item.productNo}
+          </div>
+        </div>
       ),
     },
     {
@@ -129,7 +131,7 @@ export function MallItemsPage() {
     { title: T.reserved, dataIndex: 'reserved', search: false, align: 'right', width: 72 },
     { title: T.sold, dataIndex: 'sold', search: false, align: 'right', width: 64 },
     {
-      title: T.limitPerUser,
+      title: T.limitShort,
       dataIndex: 'limitPerUser',
       search: false,
       align: 'right',

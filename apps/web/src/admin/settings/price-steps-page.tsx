@@ -129,14 +129,6 @@ export function PriceStepsPage() {
             )}
           </Form.List>
         </Form>
-        {check.ok ? null : (
-          <Alert
-            type="error"
-            showIcon
-            style={{ marginTop: 16 }}
-            message={`${T.row(check.row + 1)}：${T.problems[check.problem]}`}
-          />
-        )}
       </Card>
       <Card title={T.examples}>
         {check.ok ? (
@@ -146,7 +138,11 @@ export function PriceStepsPage() {
             </div>
           ))
         ) : (
-          <Typography.Text type="secondary">{T.problems[check.problem]}</Typography.Text>
+          <Alert
+            type="error"
+            showIcon
+            message={`${T.row(check.row + 1)}：${T.problems[check.problem]}`}
+          />
         )}
       </Card>
     </div>
