@@ -47,9 +47,10 @@ async function pickDate(page: Page, label: string, value: string) {
   await input.click()
   await input.fill(value)
   // A picker with a time column keeps its panel open until its own 确定.
-  await page
-    .locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden) .ant-picker-ok button')
-    .click()
+  const panel = page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)')
+  await panel.locator('.ant-picker-ok button').click()
+  // Gone, not only fading out, before the next field or a screenshot.
+  await expect.poll(() => panel.count(), { timeout: 5_000 }).toBe(0)
 }
 
 describe('the shop settings pages', () => {
