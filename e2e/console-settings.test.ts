@@ -91,6 +91,20 @@ describe('the shop settings pages', () => {
     await page.locator('tr', { hasText: title }).getByText('10', { exact: true }).waitFor()
     await screenshot(page, 'console-settings-mall-items')
 
+    // Edit: a subtitle and a limit per buyer through the drawer.
+    await page.locator('tr', { hasText: title }).getByText('编辑').click()
+    const drawer = page.locator('.ant-drawer-content')
+    await drawer.getByLabel('副标题').fill('熊猫30周年')
+    await drawer.getByLabel('每人限购').fill('2')
+    await screenshot(page, 'console-settings-edit-mall-item')
+    await confirm(page)
+    await expect
+      .poll(
+        async () =>
+          (await asAdmin<StaffMallItemPage>('GET', `/mall-items?keyword=${tag}`)).items[0],
+      )
+      .toMatchObject({ subtitle: '熊猫30周年', limitPerUser: 2, stock: 10 })
+
     // 首页横幅: a banner with an uploaded picture linking to the item.
     const picture = await sharp({
       create: { width: 750, height: 320, channels: 3, background: { r: 178, g: 34, b: 34 } },

@@ -196,9 +196,13 @@ describe.each(databases)('shop settings for cataloguers on $name', (kind) => {
       const renamed = await cataloguer('PUT', `/categories/${a}`, {
         name: '机制币章',
         nameEn: 'Machine-struck',
-        icon: '',
+        icon: '机',
       })
-      expect(data(renamed)).toMatchObject({ name: '机制币章', nameEn: 'Machine-struck' })
+      expect(data(renamed)).toMatchObject({
+        name: '机制币章',
+        nameEn: 'Machine-struck',
+        icon: '机',
+      })
       expect(await lastChange(`category:${a}`)).toMatchObject({
         before: expect.objectContaining({ name: '机制币' }),
         after: expect.objectContaining({ name: '机制币章' }),

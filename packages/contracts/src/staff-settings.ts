@@ -120,8 +120,11 @@ const CategoryFields = {
 
 export const CategoryInputSchema = z.object({
   ...CategoryFields,
-  /** An icon picture (a path of ours or https); '' for none. */
-  icon: z.union([z.literal(''), ShopLinkSchema]).default(''),
+  /**
+   * The mark on the category's coin (web lib/category-mark): one or two characters (古, 钞) or a
+   * style keyword (ancient, banknote …); '' shows the name's first character.
+   */
+  icon: plainText(0, 20).default(''),
 })
 export type CategoryInput = z.infer<typeof CategoryInputSchema>
 

@@ -47,7 +47,9 @@ function NameFields({ icon }: { icon?: boolean }) {
     <>
       <ProFormText name="name" label={T.name} rules={[{ required: true, max: 20 }]} />
       <ProFormText name="nameEn" label={T.nameEn} rules={[{ max: 40 }]} />
-      {icon ? <ProFormText name="icon" label={T.icon} extra={T.linkHelp} /> : null}
+      {icon ? (
+        <ProFormText name="icon" label={T.icon} extra={T.iconHelp} rules={[{ max: 20 }]} />
+      ) : null}
     </>
   )
 }
@@ -127,6 +129,12 @@ function AuctionCategories() {
       title: T.nameEn,
       dataIndex: 'nameEn',
       render: (_, row) => row.nameEn || <span className={styles.muted}>{T.none}</span>,
+    },
+    {
+      title: T.icon,
+      dataIndex: 'icon',
+      width: 90,
+      render: (_, row) => row.icon || <span className={styles.muted}>{T.none}</span>,
     },
     { title: T.lots, dataIndex: 'lots', align: 'right', width: 100 },
     {
