@@ -46,6 +46,12 @@ export const STAFF_ACTION_NAMES: Record<string, string> = {
   'DELETE /svc/main/admin/banners/:id': '删除首页横幅',
   'POST /svc/main/admin/coupons/:id/stop': '停止发放优惠券',
   'PUT /svc/main/admin/price-steps': '更换加价阶梯',
+  // The auction catalogue (cataloguers).
+  'POST /svc/main/admin/photos': '上传图片',
+  'PUT /svc/main/admin/specials/:id': '编辑专场',
+  'PUT /svc/main/admin/lots/:id': '编辑拍品',
+  'DELETE /svc/main/admin/lots/:id': '撤下拍品',
+  'POST /svc/main/admin/specials/:id/lots/import': '批量导入拍品',
 }
 
 /** The staff's name for a logged call, or null when it has none (the English summary shows). */
