@@ -25,6 +25,26 @@ async function asAdmin<T>(path: string): Promise<T> {
   return ((await res.json()) as { data: T }).data
 }
 
+/** Lets a drawer's or a dropdown's animation finish before a screenshot. */
+const settle = (page: Page) => page.waitForTimeout(500)
+
+/** A photo-like JPEG: a silver coin on a grey cloth. */
+function coinPhoto(width: number, height: number, label: string): Promise<Buffer> {
+  const r = Math.round(Math.min(width, height) * 0.4)
+  return sharp({
+    create: { width, height, channels: 3, background: { r: 200, g: 200, b: 205 } },
+  })
+    .composite([
+      {
+        input: Buffer.from(
+          `<svg width="${width}" height="${height}"><circle cx="${width / 2}" cy="${height / 2}" r="${r}" fill="#b8b8c0" stroke="#8a8a92" stroke-width="${r / 20}"/><text x="${width / 2}" y="${height / 2 + r / 8}" font-size="${r / 3}" text-anchor="middle" fill="#555">${label}</text></svg>`,
+        ),
+      },
+    ])
+    .jpeg()
+    .toBuffer()
+}
+
 /** The open drawer's own submit button (not a date picker's 确定 inside it). */
 const submitDrawer = (page: Page) =>
   page.locator('.ant-drawer-footer button.ant-btn-primary').click()
@@ -57,6 +77,14 @@ describe('the catalogue pages', () => {
     await typeTime(page, range.last(), picked(endsAt))
     await drawer.locator('.ant-drawer-title').click()
     await drawer.getByLabel('错开间隔（秒）').fill('60')
+    await drawer.getByLabel('描述').fill('本场汇集清代至民国机制银币，均经评级。')
+    await drawer.locator('input[type=file]').setInputFiles({
+      name: 'cover.jpg',
+      mimeType: 'image/jpeg',
+      buffer: await coinPhoto(1600, 900, '机制币专场'),
+    })
+    await drawer.locator('.ant-upload-list-item-done').first().waitFor()
+    await settle(page)
     await screenshot(page, 'console-catalogue-new-special')
     await submitDrawer(page)
 
@@ -66,21 +94,11 @@ describe('the catalogue pages', () => {
     await expect.poll(() => page.locator('.ant-card-head').first().innerText()).toContain(title)
     const created = await asAdmin<StaffSpecialDetail>(`/specials/${specialId}`)
     expect(created).toMatchObject({ status: 'preview', staggerSeconds: 60, lotCount: 0 })
+    expect(created.cover).toMatch(/^\/svc\/media\/photos\/[a-f0-9]{32}\/full\.jpg$/)
     expect(picked(Date.parse(created.startsAt))).toBe(picked(startsAt))
 
     // 添加拍品 with a photo; an off-grid start price is flagged as typed.
-    const photo = await sharp({
-      create: { width: 1200, height: 1200, channels: 3, background: { r: 200, g: 200, b: 205 } },
-    })
-      .composite([
-        {
-          input: Buffer.from(
-            '<svg width="1200" height="1200"><circle cx="600" cy="600" r="480" fill="#b8b8c0" stroke="#8a8a92" stroke-width="24"/><text x="600" y="660" font-size="160" text-anchor="middle" fill="#555">壹圆</text></svg>',
-          ),
-        },
-      ])
-      .jpeg()
-      .toBuffer()
+    const photo = await coinPhoto(1200, 1200, '壹圆')
     await page.getByRole('button', { name: '添加拍品' }).click()
     const lotDrawer = page.getByRole('dialog')
     await lotDrawer
@@ -104,6 +122,8 @@ describe('the catalogue pages', () => {
       .click()
     await lotDrawer.getByLabel('证书号').fill('45123789')
     await lotDrawer.getByLabel('禁止出境').click()
+    await lotDrawer.locator('.ant-drawer-body').evaluate((body) => body.scrollTo(0, 0))
+    await settle(page)
     await screenshot(page, 'console-catalogue-lot-form')
     await submitDrawer(page)
     const lotRow = page.locator('tr', { hasText: lotTitle })
@@ -172,6 +192,7 @@ describe('the catalogue pages', () => {
     await expect
       .poll(() => page.getByRole('dialog').getByLabel('标题', { exact: true }).inputValue())
       .toBe(title)
+    await settle(page)
     await screenshot(page, 'console-catalogue-edit-special')
     await context.close()
 

@@ -106,7 +106,7 @@ export function SpecialDrawer(props: {
       <ProFormText name="title" label={T.title} rules={[{ required: true, max: 100 }]} />
       <ProFormText name="subtitle" label={T.subtitle} rules={[{ max: 200 }]} />
       <ProForm.Item name="cover" label={T.cover}>
-        <PhotoUpload max={1} hint="横图为佳，显示在专场列表与专场页顶部" />
+        <PhotoUpload max={1} hint={T.coverHint} />
       </ProForm.Item>
       <ProFormDateTimeRangePicker
         name="period"

@@ -6,7 +6,7 @@ import {
   UploadOutlined,
 } from '@ant-design/icons'
 import { ProDescriptions, ProTable, type ProColumns } from '@ant-design/pro-components'
-import { gradeName } from '@numisma/contracts/grades'
+import { gradeName, hasGrade } from '@numisma/contracts/grades'
 import { formatFen } from '@numisma/contracts/money'
 import type { StaffLot, StaffSpecialDetail } from '@numisma/contracts/staff-catalogue'
 import {
@@ -38,6 +38,17 @@ import { CATALOGUE_TEXT as T } from './texts'
 const LOT_STATUS_COLOR = { preview: 'blue', live: 'red', sold: 'green', unsold: 'default' } as const
 
 const yuan = (fen: number) => `¥${formatFen(fen)}`
+
+/** PCGS 九品 · 证书号 123 — what is known of the lot's grading. */
+const lotFacts = (lot: StaffLot): string =>
+  [
+    [lot.gradingService, hasGrade(lot.gradeCode) ? gradeName(lot.gradeCode) : null]
+      .filter(Boolean)
+      .join(' '),
+    lot.certNo ? `${T.certNo} ${lot.certNo}` : '',
+  ]
+    .filter((part) => part !== '')
+    .join(' · ')
 
 /** A special's page: its settings and its lots (staff view), adding, editing and withdrawing lots. */
 export function SpecialPage() {
@@ -87,11 +98,13 @@ function SpecialView({ special }: { special: StaffSpecialDetail }) {
     {
       title: T.thumbnail,
       dataIndex: 'images',
-      width: 72,
+      width: 68,
       render: (_, lot) =>
         lot.images[0] ? (
           <Image
             className={styles.thumb}
+            width={48}
+            height={48}
             src={photoThumb(lot.images[0])}
             preview={{ src: lot.images[0] }}
           />
@@ -107,67 +120,67 @@ function SpecialView({ special }: { special: StaffSpecialDetail }) {
           <Typography.Text className={styles.lotTitle} ellipsis={{ tooltip: lot.title }}>
             {lot.title}
           </Typography.Text>
-          <span className={styles.facts}>
-            {lot.gradingService ? `${lot.gradingService} ` : ''}
-            {gradeName(lot.gradeCode)}
-            {lot.certNo ? ` · ${T.certNo} ${lot.certNo}` : ''}
-            {lot.exportBanned && (
-              <Tag color="orange" className={styles.exportTag}>
-                {T.exportBannedTag}
-              </Tag>
-            )}
+          {(lotFacts(lot) !== '' || lot.exportBanned) && (
+            <span className={styles.facts}>
+              {lotFacts(lot)}
+              {lot.exportBanned && (
+                <Tag color="orange" className={styles.exportTag}>
+                  {T.exportBannedTag}
+                </Tag>
+              )}
+            </span>
+          )}
+        </div>
+      ),
+    },
+    {
+      title: `${T.startPrice} / ${T.reservePrice}`,
+      dataIndex: 'startPrice',
+      align: 'right',
+      width: 128,
+      render: (_, lot) => (
+        <div className={styles.stack}>
+          <span className={styles.money}>{yuan(lot.startPrice)}</span>
+          <span className={styles.sub}>
+            {lot.reservePrice === null
+              ? T.noReserve
+              : `${T.reserveShort} ${yuan(lot.reservePrice)}`}
           </span>
         </div>
       ),
     },
     {
-      title: T.startPrice,
-      dataIndex: 'startPrice',
-      align: 'right',
-      width: 110,
-      render: (_, lot) => <span className={styles.money}>{yuan(lot.startPrice)}</span>,
-    },
-    {
-      title: T.reservePrice,
-      dataIndex: 'reservePrice',
-      align: 'right',
-      width: 110,
-      render: (_, lot) =>
-        lot.reservePrice === null ? (
-          <span className={styles.muted}>{T.none}</span>
-        ) : (
-          <span className={styles.money}>{yuan(lot.reservePrice)}</span>
-        ),
-    },
-    {
       title: T.price,
       dataIndex: 'price',
       align: 'right',
-      width: 110,
-      render: (_, lot) =>
-        lot.price === null ? (
-          <span className={styles.muted}>{T.noBids}</span>
-        ) : (
-          <span className={styles.money}>{yuan(lot.price)}</span>
-        ),
+      width: 112,
+      render: (_, lot) => (
+        <div className={styles.stack}>
+          {lot.price === null ? (
+            <span className={styles.muted}>{T.noBids}</span>
+          ) : (
+            <span className={styles.money}>{yuan(lot.price)}</span>
+          )}
+          <span className={styles.sub}>{T.bidTimes(lot.bidCount)}</span>
+        </div>
+      ),
     },
-    { title: T.bidCount, dataIndex: 'bidCount', align: 'right', width: 84 },
     {
       title: T.status,
       dataIndex: 'status',
-      width: 80,
+      width: 72,
       render: (_, lot) => <Tag color={LOT_STATUS_COLOR[lot.status]}>{T.lotStatus[lot.status]}</Tag>,
     },
     {
       title: T.endsAt,
       dataIndex: 'endsAt',
-      width: 150,
-      render: (_, lot) => <span className={styles.money}>{chinaTime(lot.endsAt)}</span>,
+      width: 100,
+      render: (_, lot) => <span className={styles.money}>{chinaTime(lot.endsAt).slice(5)}</span>,
     },
     {
       title: T.actions,
       valueType: 'option',
-      width: 110,
+      width: 100,
       render: (_, lot) => [
         lot.editable ? (
           <LotDrawer key="edit" specialId={special.id} lot={lot} trigger={<a>{T.edit}</a>} />
@@ -216,6 +229,8 @@ function SpecialView({ special }: { special: StaffSpecialDetail }) {
           {special.cover ? (
             <Image
               className={styles.cover}
+              width={192}
+              height={108}
               src={photoThumb(special.cover)}
               preview={{ src: special.cover }}
             />
@@ -224,7 +239,12 @@ function SpecialView({ special }: { special: StaffSpecialDetail }) {
             column={3}
             dataSource={special}
             columns={[
-              { title: T.subtitle, dataIndex: 'subtitle', render: (_, s) => s.subtitle || T.none },
+              {
+                title: T.subtitle,
+                dataIndex: 'subtitle',
+                span: 3,
+                render: (_, s) => s.subtitle || T.none,
+              },
               { title: T.startsAt, dataIndex: 'startsAt', render: (_, s) => chinaTime(s.startsAt) },
               { title: T.endsAt, dataIndex: 'endsAt', render: (_, s) => chinaTime(s.endsAt) },
               {
@@ -259,6 +279,8 @@ function SpecialView({ special }: { special: StaffSpecialDetail }) {
         </div>
       </Card>
       <ProTable<StaffLot>
+        className={styles.table}
+        tableLayout="fixed"
         headerTitle={T.lotsTitle}
         rowKey="id"
         search={false}

@@ -7,7 +7,7 @@ import { Link, useNavigate } from 'react-router'
 import { inBackground } from '../../lib/background'
 import { photoThumb } from '../components/photo-api'
 import { getSpecials } from './api'
-import { chinaTime, durationText } from './format'
+import { chinaTime } from './format'
 import { SpecialDrawer } from './special-form'
 import styles from './specials-page.module.css'
 import { CATALOGUE_TEXT as T } from './texts'
@@ -47,7 +47,13 @@ export function SpecialsPage() {
       width: 88,
       render: (_, s) =>
         s.cover ? (
-          <Image className={styles.cover} src={photoThumb(s.cover)} preview={{ src: s.cover }} />
+          <Image
+            className={styles.cover}
+            width={64}
+            height={40}
+            src={photoThumb(s.cover)}
+            preview={{ src: s.cover }}
+          />
         ) : (
           <span className={styles.noCover} />
         ),
@@ -90,32 +96,16 @@ export function SpecialsPage() {
       width: 150,
       render: (_, s) => <span className={styles.time}>{chinaTime(s.lastEndsAt)}</span>,
     },
-    {
-      title: `${T.stagger} / ${T.softCloseWindow} / ${T.softCloseExtend}`,
-      dataIndex: 'staggerSeconds',
-      search: false,
-      width: 190,
-      render: (_, s) => (
-        <span className={styles.rules}>
-          {[s.staggerSeconds, s.softCloseWindowSeconds, s.softCloseExtendSeconds]
-            .map(durationText)
-            .join(' / ')}
-        </span>
-      ),
-    },
-    { title: T.lotCount, dataIndex: 'lotCount', search: false, align: 'right', width: 72 },
-    { title: T.bidCount, dataIndex: 'bidCount', search: false, align: 'right', width: 84 },
+    { title: T.lotCount, dataIndex: 'lotCount', search: false, align: 'right', width: 80 },
+    { title: T.bidCount, dataIndex: 'bidCount', search: false, align: 'right', width: 90 },
     {
       title: T.actions,
       valueType: 'option',
-      width: 150,
+      width: 100,
       render: (_, s) => [
         <SpecialDrawer key="edit" special={s} trigger={<a>{T.edit}</a>} onSaved={reload} />,
         <Link key="lots" to={`/catalogue/specials/${s.id}`}>
           {T.lots}
-        </Link>,
-        <Link key="import" to={`/catalogue/import?special=${s.id}`}>
-          {T.importLots}
         </Link>,
       ],
     },
@@ -123,6 +113,7 @@ export function SpecialsPage() {
 
   return (
     <ProTable<StaffSpecial>
+      className={styles.table}
       headerTitle={T.specials}
       rowKey="id"
       actionRef={table}
