@@ -1,5 +1,6 @@
 import type { AuditEntry, StaffMember, StaffSession } from '@numisma/contracts/staff'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { StaffService } from '../src/modules/staff/service'
 import { createTestApp, type TestApp } from './helpers/app'
 import { testDatabases } from './helpers/databases'
 import { type StaffCall, staffCaller } from './helpers/mall-orders'
@@ -144,4 +145,50 @@ describe.each(databases)('staff accounts and the audit log on $name', (kind) => 
   async function adminCookie(): Promise<string> {
     return cookieOf(await login('admin', 'staff-test-password'))
   }
+})
+
+describe.each(databases)('the last admin on $name', (kind) => {
+  let t: TestApp
+  afterAll(() => t.close())
+
+  it('is kept even when the last two admins demote each other at once', async () => {
+    t = await createTestApp(kind)
+    const bootstrap = await staffCaller(t)
+    const service = StaffService.forDatabase(t.database, t.clock)
+    const caller = async (username: string): Promise<StaffCall> => {
+      await service.create({ username, password: 'a-long-password-1', roles: ['admin'] })
+      const res = await t.inject({
+        method: 'POST',
+        url: '/svc/main/admin/login',
+        payload: { username, password: 'a-long-password-1' },
+      })
+      const cookie = res.cookies.find((c) => c.name === 'staff_sid')!.value
+      return (method, path, payload) =>
+        t.inject({
+          method,
+          url: `/svc/main/admin${path}`,
+          cookies: { staff_sid: cookie },
+          ...(payload ? { payload } : {}),
+        })
+    }
+    const [asA, asB] = [await caller('admin.a'), await caller('admin.b')]
+    const members = (await asA('GET', '/staff-members')).json<{ data: StaffMember[] }>().data
+    const id = (username: string) => members.find((m) => m.username === username)!.id
+    // The bootstrap admin steps aside: A and B are the last two.
+    expect(
+      (await asA('POST', `/staff-members/${id('admin')}`, { disabled: true })).statusCode,
+    ).toBe(200)
+    expect((await bootstrap('GET', '/session')).statusCode).toBe(401)
+
+    const answers = await Promise.all([
+      asA('POST', `/staff-members/${id('admin.b')}`, { roles: ['support'] }),
+      asB('POST', `/staff-members/${id('admin.a')}`, { roles: ['support'] }),
+    ])
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409])
+    expect(answers.find((r) => r.statusCode === 409)!.json()).toMatchObject({
+      code: 'STAFF_LAST_ADMIN',
+    })
+    const left = await service.list()
+    expect(left.filter((m) => m.roles.includes('admin') && !m.disabled)).toHaveLength(1)
+  })
 })

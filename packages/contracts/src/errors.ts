@@ -331,6 +331,11 @@ export const ERRORS = {
     zh: '不能停用自己的账号或取消自己的管理员角色',
     en: 'you cannot disable your own account or drop your own admin role',
   },
+  STAFF_LAST_ADMIN: {
+    status: 409,
+    zh: '至少需要保留一名启用的管理员',
+    en: 'the house must keep at least one enabled admin',
+  },
   // Issue 12 · console areas add their codes below.
   PHOTO_INVALID: {
     status: 400,

@@ -70,6 +70,34 @@ export class StaffRepository {
     return (this.dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst()
   }
 
+  /**
+   * Locks every admin account's row (PostgreSQL; SQLite's write transaction holds everything), so
+   * two admins demoting each other at once are judged one after the other.
+   */
+  async lockAdmins(tx: Tx): Promise<void> {
+    if (this.dialect !== 'postgres') return
+    await tx
+      .selectFrom('staff_users')
+      .innerJoin('staff_roles', 'staff_roles.staff_id', 'staff_users.id')
+      .select('staff_users.id')
+      .where('staff_roles.role', '=', 'admin')
+      .orderBy('staff_users.id')
+      .forUpdate()
+      .execute()
+  }
+
+  /** Enabled accounts holding the admin role, as this statement sees them. */
+  async activeAdmins(tx: Tx): Promise<number> {
+    const row = await tx
+      .selectFrom('staff_roles')
+      .innerJoin('staff_users', 'staff_users.id', 'staff_roles.staff_id')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('staff_roles.role', '=', 'admin')
+      .where('staff_users.disabled_at', 'is', null)
+      .executeTakeFirstOrThrow()
+    return row.n
+  }
+
   async update(
     tx: Tx,
     staffId: number,

@@ -117,13 +117,16 @@ export class StaffService {
 
   /**
    * Changes roles, password or whether the account may sign in. An admin cannot lock themselves
-   * out (STAFF_SELF_LOCKOUT); a disabled account or a new password ends the account's sessions.
+   * out (STAFF_SELF_LOCKOUT), and no change may leave the house without an enabled admin
+   * (STAFF_LAST_ADMIN, judged under the admins' row locks); a disabled account or a new password
+   * ends the account's sessions.
    */
   async update(actorId: number, staffId: number, change: StaffMemberUpdate) {
     const { repo, clock, transact } = this.deps
     const passwordHash = change.password === undefined ? undefined : await hash(change.password)
     const before = await this.member(staffId)
     await transact(async (tx) => {
+      await repo.lockAdmins(tx)
       const account = await repo.lockAccount(tx, staffId)
       if (!account) throw new AppError('NOT_FOUND')
       const dropsOwnAdmin =
@@ -139,6 +142,7 @@ export class StaffService {
       })
       if (change.disabled === true || passwordHash !== undefined)
         await repo.deleteSessionsOf(tx, staffId)
+      if ((await repo.activeAdmins(tx)) === 0) throw new AppError('STAFF_LAST_ADMIN')
     })
     return { before, after: await this.member(staffId) }
   }
