@@ -418,21 +418,6 @@ export const ERRORS = {
     zh: '加价阶梯不合规：首行须从0起，起价递增，加价为正，且每档起价落在上一档与本档的加价网格上',
     en: 'the increment table is invalid: the first row starts at 0, starts ascend, steps are positive, and each start lies on the previous and its own step grid',
   },
-  LOT_NOT_RELISTABLE: {
-    status: 409,
-    zh: '只有流拍或已没收保证金的拍品才能重新上拍',
-    en: 'only an unsold lot, or one whose order was forfeited, can be relisted',
-  },
-  LOT_ALREADY_RELISTED: {
-    status: 409,
-    zh: '该拍品已重新上拍过',
-    en: 'the lot has already been relisted',
-  },
-  SPECIAL_CLOSED: {
-    status: 409,
-    zh: '专场已结束，请选择未结束的专场',
-    en: 'the special has closed; choose one that has not',
-  },
 } as const satisfies Record<string, ErrorEntry>
 
 export type ErrorCode = keyof typeof ERRORS
