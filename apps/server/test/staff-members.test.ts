@@ -136,6 +136,28 @@ describe.each(databases)('staff accounts and the audit log on $name', (kind) => 
     expect(Date.parse(change.at)).toBeGreaterThan(0)
   })
 
+  it('logs a retry with its Idempotency-Key, so a repeat reads as one movement', async () => {
+    const user = await t.signIn()
+    const cookie = await adminCookie()
+    const credit = () =>
+      t.inject({
+        method: 'POST',
+        url: `/svc/main/admin/users/${user.userId}/deposit`,
+        cookies: { staff_sid: cookie },
+        headers: { 'idempotency-key': 'deposit-retry-0001' },
+        payload: { amount: 5_000 },
+      })
+    expect((await credit()).json()).toEqual({ data: { deposit: 5_000 } })
+    expect((await credit()).json()).toEqual({ data: { deposit: 5_000 } })
+    const lines = (
+      await admin('GET', `/audit?route=${encodeURIComponent('/users/:userId/deposit')}`)
+    ).json<{ data: AuditEntry[] }>().data
+    const mine = lines.filter(
+      (l) => (l.params as { userId: number }).userId === Number(user.userId),
+    )
+    expect(mine.map((l) => l.idempotencyKey)).toEqual(['deposit-retry-0001', 'deposit-retry-0001'])
+  })
+
   it('keeps the audit log for admins only', async () => {
     const support = await staffCaller(t, ['support'])
     expect((await support('GET', '/audit')).statusCode).toBe(403)

@@ -145,6 +145,8 @@ export const AuditEntrySchema = z.object({
   body: z.unknown(),
   before: z.unknown(),
   after: z.unknown(),
+  /** The call's Idempotency-Key: a second line with the same key is a retry answered once. */
+  idempotencyKey: z.string().nullable(),
   statusCode: z.number().int(),
   /** The refusal's code when the call was refused (`FORBIDDEN`, `NOT_PENDING`, …). */
   errorCode: z.string().nullable(),

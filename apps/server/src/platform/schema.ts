@@ -68,6 +68,7 @@ export interface StaffAuditTable {
   body: string
   before: string | null
   after: string | null
+  idempotency_key: string | null
   status_code: number
   error_code: string | null
   created_at: number

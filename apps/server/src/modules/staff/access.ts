@@ -1,4 +1,6 @@
+import { IdempotencyKeySchema } from '@numisma/contracts/api'
 import { COOKIE } from '@numisma/contracts/cookies'
+import { HEADER } from '@numisma/contracts/signing'
 import { mayAccess, type StaffAccess, type StaffSession } from '@numisma/contracts/staff'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { AppError } from '../../platform/errors'
@@ -76,6 +78,10 @@ export function redact(value: unknown, depth = 0): unknown {
   )
 }
 
+/** A well-formed Idempotency-Key as sent, for the log (a malformed one was refused anyway). */
+const idempotencyKeyOf = (value: unknown): string | null =>
+  typeof value === 'string' && IdempotencyKeySchema.safeParse(value).success ? value : null
+
 const asJson = (value: unknown): string => {
   const text = JSON.stringify(redact(value ?? null)) ?? 'null'
   return text.length > MAX_JSON ? JSON.stringify(`${text.slice(0, MAX_JSON)}… (cut)`) : text
@@ -135,6 +141,7 @@ export function installStaffGuard(app: FastifyInstance, deps: StaffGuardDeps): v
         body: asJson(request.body),
         before: trail.before === undefined ? null : asJson(trail.before),
         after: failed ? null : asJson(trail.after ?? reply_?.data),
+        idempotencyKey: idempotencyKeyOf(request.headers[HEADER.idempotencyKey]),
         statusCode: reply.statusCode,
         errorCode: failed && typeof reply_?.code === 'string' ? reply_.code : null,
         at: deps.now(),

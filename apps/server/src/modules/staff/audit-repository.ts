@@ -14,6 +14,7 @@ export interface AuditRecord {
   body: string
   before: string | null
   after: string | null
+  idempotencyKey: string | null
   statusCode: number
   errorCode: string | null
   at: number
@@ -39,6 +40,7 @@ export class AuditRepository {
         body: entry.body,
         before: entry.before,
         after: entry.after,
+        idempotency_key: entry.idempotencyKey,
         status_code: entry.statusCode,
         error_code: entry.errorCode,
         created_at: entry.at,
@@ -69,6 +71,7 @@ export class AuditRepository {
       body: parse(row.body),
       before: parse(row.before),
       after: parse(row.after),
+      idempotencyKey: row.idempotency_key,
       statusCode: row.status_code,
       errorCode: row.error_code,
       at: new Date(row.created_at).toISOString(),

@@ -35,6 +35,8 @@ export function staffRolesAudit({ id, time }: MigrationContext) {
         .addColumn('body', 'text', (c) => c.notNull())
         .addColumn('before', 'text')
         .addColumn('after', 'text')
+        // The call's Idempotency-Key: a retry answered from the first result shows as a repeat.
+        .addColumn('idempotency_key', 'text')
         .addColumn('status_code', 'integer', (c) => c.notNull())
         .addColumn('error_code', 'text')
         .addColumn('created_at', time, (c) => c.notNull())

@@ -14,9 +14,10 @@ import {
   Typography,
 } from 'antd'
 import type { ColumnsType } from 'antd/es/table'
-import { useState } from 'react'
+import { useMemo, useState } from 'react'
 import { inBackground } from '../../lib/background'
 import styles from './audit-page.module.css'
+import { repeatedCalls } from './audit-repeats'
 import { type AuditFilter, useAudit, useStaffMembers } from './queries'
 import { SYSTEM_TEXT as T } from './texts'
 
@@ -34,7 +35,7 @@ const chinaTime = new Intl.DateTimeFormat('zh-CN', {
   hour12: false,
 })
 
-const columns: ColumnsType<AuditEntry> = [
+const columnsFor = (repeats: Set<number>): ColumnsType<AuditEntry> => [
   {
     title: T.time,
     dataIndex: 'at',
@@ -71,7 +72,11 @@ const columns: ColumnsType<AuditEntry> = [
     dataIndex: 'statusCode',
     width: 150,
     render: (status: number, entry) =>
-      status < 400 ? (
+      repeats.has(entry.id) ? (
+        <Tooltip title={T.repeatHelp}>
+          <Tag color="blue">{T.repeat}</Tag>
+        </Tooltip>
+      ) : status < 400 ? (
         <Tag color="green">{T.ok}</Tag>
       ) : (
         <Tag color="red">
@@ -90,6 +95,7 @@ function Detail({ entry }: { entry: AuditEntry }) {
           [T.body, entry.body],
           [T.before, entry.before],
           [T.after, entry.after],
+          [T.idempotencyKey, entry.idempotencyKey],
         ] as const
       ).map(([label, value]) => (
         <Descriptions.Item key={label} label={label}>
@@ -106,7 +112,8 @@ export function AuditPage() {
   const [form] = Form.useForm<AuditFilter>()
   const members = useStaffMembers()
   const audit = useAudit(filter)
-  const rows = audit.data?.pages.flat() ?? []
+  const rows = useMemo(() => audit.data?.pages.flat() ?? [], [audit.data])
+  const columns = useMemo(() => columnsFor(repeatedCalls(rows)), [rows])
 
   const apply = (values: AuditFilter) =>
     setFilter({

@@ -41,4 +41,7 @@ export const SYSTEM_TEXT = {
   body: '请求内容',
   before: '修改前',
   after: '修改后',
+  idempotencyKey: '请求号',
+  repeat: '重复提交',
+  repeatHelp: '与更早一条同一请求号的操作相同：服务器按第一次的结果答复，未再次执行',
 } as const
