@@ -1,5 +1,6 @@
 import { ChatClientFrameSchema, type ChatServerFrame } from '@numisma/contracts/chat'
 import { PUSH_CLOSE_POLICY } from '@numisma/contracts/push'
+import { mayAccess, type StaffAccess, type StaffSession } from '@numisma/contracts/staff'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../../platform/clock'
 import { AppError } from '../../platform/errors'
@@ -24,6 +25,12 @@ export interface ChatSocketLimits {
   refusalsBeforeClose: number
   /** Bytes queued for a socket that does not read before it is closed with 1008. */
   maxBufferedBytes: number
+  /**
+   * How often the staff sockets' sessions are looked up again, so a member disabled, stripped of
+   * the support role or signed out stops hearing the desk within this much (their frames are
+   * checked one by one as they come).
+   */
+  staffRecheckMs: number
 }
 
 export const DEFAULT_CHAT_SOCKET_LIMITS: ChatSocketLimits = {
@@ -31,10 +38,42 @@ export const DEFAULT_CHAT_SOCKET_LIMITS: ChatSocketLimits = {
   framesPerSecond: 2,
   refusalsBeforeClose: 10,
   maxBufferedBytes: MAX_BUFFERED_BYTES,
+  staffRecheckMs: 20_000,
 }
 
 /** The socket was closed because no signed-in user is behind its `sid` cookie. */
 export const CLOSE_REASON_UNAUTHENTICATED = 'UNAUTHENTICATED'
+
+/**
+ * Whether a staff socket's session still serves it: live and admitting the route's roles, or the
+ * reason it is closed with (1008).
+ */
+export type StaffStanding = 'ok' | 'UNAUTHENTICATED' | 'FORBIDDEN'
+
+/**
+ * The standing of the staff member who opened a socket with the `staff_sid` cookie `sid`, by the
+ * staff service's session lookup (one query on the session's hash, and the roles): ended, expired,
+ * disabled or another account is UNAUTHENTICATED; a session without one of `roles` is FORBIDDEN.
+ * A failing lookup rejects, so the caller decides rather than waving the socket through.
+ */
+export function staffStanding(
+  sessionOf: (sid: string | undefined) => Promise<StaffSession>,
+  sid: string | undefined,
+  staffId: number,
+  roles: StaffAccess,
+): () => Promise<StaffStanding> {
+  return async () => {
+    let session: StaffSession
+    try {
+      session = await sessionOf(sid)
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'UNAUTHENTICATED') return 'UNAUTHENTICATED'
+      throw error
+    }
+    if (session.staffId !== staffId) return 'UNAUTHENTICATED'
+    return mayAccess(session.roles, roles) ? 'ok' : 'FORBIDDEN'
+  }
+}
 
 interface ChatSocket {
   readonly connection: ChatConnection
@@ -42,6 +81,8 @@ interface ChatSocket {
   /** The collector (role user), known once the cookie is looked up. */
   userId: number | null
   staffId: number | null
+  /** A staff socket's session check, before each frame and on every sweep. */
+  standing: (() => Promise<StaffStanding>) | null
   /** Resolves once the socket knows who it is; frames wait for it. */
   ready: Promise<void>
   readonly bucket: TokenBucket
@@ -58,6 +99,9 @@ interface ChatSocket {
 export class ChatHub {
   private readonly byUser = new Map<number, Set<ChatSocket>>()
   private readonly staff = new Set<ChatSocket>()
+  /** Re-checks the staff sockets' sessions while any is open (unref'd: it never holds the process). */
+  private sweepTimer: ReturnType<typeof setInterval> | null = null
+  private sweeping = false
 
   constructor(
     private readonly service: ChatService,
@@ -85,11 +129,21 @@ export class ChatHub {
     return this.service.image(key, { userId })
   }
 
-  /** A staff socket (the route checked the staff session before the upgrade). */
-  attachStaff(connection: ChatConnection, staffId: number): ChatSocket {
+  /**
+   * A staff socket (the route checked the staff session before the upgrade). `standing` is asked
+   * again before each frame is acted on and every `staffRecheckMs` while the socket is open; once
+   * it is not 'ok' the socket is closed with 1008 and that reason, and hears nothing more.
+   */
+  attachStaff(
+    connection: ChatConnection,
+    staffId: number,
+    standing: () => Promise<StaffStanding>,
+  ): ChatSocket {
     const socket = this.socket(connection, 'agent')
     socket.staffId = staffId
+    socket.standing = standing
     this.staff.add(socket)
+    this.startSweeps()
     this.send(socket, { type: 'hello', role: 'agent', conversationId: null })
     return socket
   }
@@ -97,10 +151,40 @@ export class ChatHub {
   detach(socket: ChatSocket): void {
     socket.closed = true
     this.staff.delete(socket)
+    if (this.staff.size === 0) this.stopSweeps()
     if (socket.userId !== null) {
       const set = this.byUser.get(socket.userId)
       set?.delete(socket)
       if (set?.size === 0) this.byUser.delete(socket.userId)
+    }
+  }
+
+  /** Stops the staff sockets' re-checks (the app is closing). */
+  stopSweeps(): void {
+    if (this.sweepTimer) clearInterval(this.sweepTimer)
+    this.sweepTimer = null
+  }
+
+  /**
+   * Looks every open staff socket's session up again and closes those it no longer serves. A
+   * failed lookup (the database away) keeps the socket for the next sweep; its frames are refused
+   * meanwhile, since each is checked on its own.
+   */
+  async recheckStaff(): Promise<void> {
+    if (this.sweeping) return
+    this.sweeping = true
+    try {
+      await Promise.all(
+        [...this.staff].map(async (socket) => {
+          try {
+            await this.admitted(socket)
+          } catch (error) {
+            this.log?.error({ err: error }, 'chat: staff session re-check failed')
+          }
+        }),
+      )
+    } finally {
+      this.sweeping = false
     }
   }
 
@@ -125,6 +209,15 @@ export class ChatHub {
       return
     }
     socket.refusals = 0
+    if (socket.role === 'agent') {
+      try {
+        if (!(await this.admitted(socket))) return
+      } catch (error) {
+        this.log?.error({ err: error }, 'chat: staff session check failed')
+        this.send(socket, { type: 'error', code: 'INTERNAL_ERROR' })
+        return
+      }
+    }
     const parsed = ChatClientFrameSchema.safeParse(parseJson(raw))
     if (!parsed.success) {
       this.send(socket, { type: 'error', code: 'VALIDATION_FAILED' })
@@ -172,12 +265,33 @@ export class ChatHub {
     return { side: 'agent' as const, staffId: socket.staffId!, conversationId }
   }
 
+  /** Whether a staff socket's session still serves it; closes it (1008, the reason) if not. */
+  private async admitted(socket: ChatSocket): Promise<boolean> {
+    if (socket.closed) return false
+    const standing = socket.standing ? await socket.standing() : 'UNAUTHENTICATED'
+    if (socket.closed) return false
+    if (standing === 'ok') return true
+    this.close(socket, standing)
+    return false
+  }
+
+  private startSweeps(): void {
+    if (this.sweepTimer) return
+    this.sweepTimer = setInterval(() => {
+      this.recheckStaff().catch((error: unknown) =>
+        this.log?.error({ err: error }, 'chat: staff session re-check failed'),
+      )
+    }, this.limits.staffRecheckMs)
+    this.sweepTimer.unref()
+  }
+
   private socket(connection: ChatConnection, role: 'user' | 'agent'): ChatSocket {
     return {
       connection,
       role,
       userId: null,
       staffId: null,
+      standing: null,
       ready: Promise.resolve(),
       bucket: new TokenBucket(
         this.limits.frameBurst,
@@ -227,8 +341,9 @@ export class ChatHub {
     }
   }
 
+  /** Closes with 1008 and stops hearing the socket at once, before `ws` reports the close. */
   private close(socket: ChatSocket, reason: string): void {
-    socket.closed = true
+    this.detach(socket)
     socket.connection.close(PUSH_CLOSE_POLICY, reason)
   }
 }

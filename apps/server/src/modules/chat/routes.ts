@@ -12,6 +12,7 @@ import {
   StaffConversationsQuerySchema,
 } from '@numisma/contracts/chat'
 import { COOKIE } from '@numisma/contracts/cookies'
+import type { StaffSession } from '@numisma/contracts/staff'
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { staffIdOf } from '../staff/access'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
@@ -22,7 +23,7 @@ import type { EventBus } from '../../platform/event-bus'
 import { requireUser } from '../../platform/request-signing'
 import { ConnectionCounter } from '../push/limits'
 import { type OriginRules, originAllowed } from '../push/origin'
-import type { ChatConnection, ChatHub } from './hub'
+import { type ChatConnection, type ChatHub, staffStanding } from './hub'
 import type { ChatService } from './service'
 
 /** A picture is at most a 4 MiB data URL (the contract's bound); the rest of a send is small. */
@@ -133,6 +134,8 @@ export interface ChatStaffRouteOptions {
   service: ChatService
   hub: ChatHub
   origins: OriginRules
+  /** The staff service's session lookup by the `staff_sid` cookie (UNAUTHENTICATED when none). */
+  sessionOf: (sid: string | undefined) => Promise<StaffSession>
 }
 
 /**
@@ -142,10 +145,11 @@ export interface ChatStaffRouteOptions {
  */
 export const chatStaffRoutes: FastifyPluginAsyncZod<ChatStaffRouteOptions> = async (
   app,
-  { service, hub, origins },
+  { service, hub, origins, sessionOf },
 ) => {
   const staffTags = ['staff']
   const config = { staffRoles: ['support'] as const }
+  app.addHook('onClose', () => hub.stopSweeps())
   const agent = (request: FastifyRequest, conversationId: number) => ({
     side: 'agent' as const,
     staffId: staffIdOf(request),
@@ -241,8 +245,17 @@ export const chatStaffRoutes: FastifyPluginAsyncZod<ChatStaffRouteOptions> = asy
         }
       },
     },
+    // The guard admitted the upgrade; the hub asks the session again before every frame and
+    // periodically, so a member disabled, stripped of support or signed out is cut off (1008).
     (socket, request) => {
-      const client = hub.attachStaff(adapt(socket), staffIdOf(request))
+      const staffId = staffIdOf(request)
+      const standing = staffStanding(
+        sessionOf,
+        request.cookies[COOKIE.staffSid],
+        staffId,
+        config.staffRoles,
+      )
+      const client = hub.attachStaff(adapt(socket), staffId, standing)
       socket.on('close', () => hub.detach(client))
       socket.on('message', (data: Buffer) => {
         hub
