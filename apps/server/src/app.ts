@@ -665,7 +665,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     // Issue 12 · the console's areas, each route naming its roles (ADR 021).
     areas: async (scope) => {
-      await scope.register(chatStaffRoutes, { service: chat, hub: chatHub, origins: chatOrigins })
+      await scope.register(chatStaffRoutes, {
+        service: chat,
+        hub: chatHub,
+        origins: chatOrigins,
+        sessionOf: (sid) => staff.sessionOf(sid),
+      })
       // Issue 12 · catalogue (specials, lots, photos, CSV import) registers here.
       await scope.register(photoStaffRoutes, { photos: PhotoService.forDatabase(database, clock) })
       await scope.register(staffCatalogueRoutes, {
