@@ -18,6 +18,7 @@ const databases = await testDatabases()
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
 const iso = (ms: number) => new Date(ms).toISOString()
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 const IdData = z.object({ id: z.number() })
 
@@ -165,6 +166,78 @@ describe.each(databases)('the console catalogue on $name', (kind) => {
     expect(backwards.json().code).toBe('VALIDATION_FAILED')
   })
 
+  it('refuses to move a special’s end, or an unstarted special’s start, into the past', async () => {
+    const { id, lotIds } = await special(2)
+    const now = t.clock.now()
+    const refusals = [
+      { startsAt: iso(now - 2 * HOUR), endsAt: iso(now - HOUR) },
+      { startsAt: iso(now - HOUR), endsAt: iso(now + 2 * HOUR) },
+      { startsAt: iso(now - 2 * HOUR), endsAt: iso(now) },
+    ]
+    for (const body of refusals) {
+      const res = await cataloguer('PUT', `/specials/${id}`, body)
+      expect(res.statusCode, JSON.stringify(body)).toBe(400)
+      expect(res.json().code).toBe('SPECIAL_TIMES_PAST')
+    }
+    const detail = data(StaffSpecialDetailSchema, await cataloguer('GET', `/specials/${id}`))
+    expect(detail).toMatchObject({ status: 'preview', startsAt: iso(now + HOUR) })
+    expect(detail.lots.map((l) => l.id)).toEqual(lotIds)
+    expect(detail.lots.every((l) => l.status === 'preview')).toBe(true)
+    // Now and later stay allowed.
+    const moved = await cataloguer('PUT', `/specials/${id}`, {
+      startsAt: iso(now),
+      endsAt: iso(now + MINUTE),
+    })
+    expect(moved.statusCode, moved.body).toBe(200)
+
+    // A new special may start a moment ago, but must end later than now.
+    for (const endsAt of [now - MINUTE, now]) {
+      const created = await cataloguer('POST', '/specials', {
+        title: '过去的专场',
+        startsAt: iso(now - HOUR),
+        endsAt: iso(endsAt),
+      })
+      expect(created.statusCode).toBe(400)
+      expect(created.json().code).toBe('SPECIAL_TIMES_PAST')
+    }
+    const startedAMinuteAgo = await cataloguer('POST', '/specials', {
+      title: '刚开始的专场',
+      startsAt: iso(now - MINUTE),
+      endsAt: iso(now + HOUR),
+    })
+    expect(startedAMinuteAgo.statusCode, startedAMinuteAgo.body).toBe(200)
+  })
+
+  it('finds specials by a part of the title, ignoring case, with % _ and \\ as letters', async () => {
+    const tag = `K${kind.name}${t.clock.now()}`
+    const make = async (title: string) =>
+      data(
+        IdData,
+        await cataloguer('POST', '/specials', {
+          title,
+          startsAt: iso(t.clock.now() + HOUR),
+          endsAt: iso(t.clock.now() + 2 * HOUR),
+        }),
+      ).id
+    const percent = await make(`${tag} 100%银币`)
+    const underscore = await make(`${tag} a_b`)
+    const backslash = await make(`${tag} c\\d`)
+    const upper = await make(`${tag} PCGS 金盾`)
+    const plain = await make(`${tag} 普通 ab`)
+    const find = async (keyword: string) =>
+      data(
+        StaffSpecialPageSchema,
+        await cataloguer('GET', `/specials?pageSize=100&keyword=${encodeURIComponent(keyword)}`),
+      )
+        .items.map((s) => s.id)
+        .filter((id) => [percent, underscore, backslash, upper, plain].includes(id))
+    expect(await find('%')).toEqual([percent])
+    expect(await find('_')).toEqual([underscore])
+    expect(await find('\\')).toEqual([backslash])
+    expect(await find('pcgs 金')).toEqual([upper])
+    expect(await find(tag.toLowerCase())).toHaveLength(5)
+  })
+
   it('refuses to move a started special’s times, but still takes its texts and cover', async () => {
     const { id } = await special(1, -MINUTE)
     for (const body of [
@@ -298,6 +371,40 @@ describe.each(databases)('the console catalogue on $name', (kind) => {
     )
   })
 
+  it('never answers 5xx when a lot’s category is deleted while the lot is filed under it', async () => {
+    const pairs = 25
+    const { lotIds } = await special(pairs)
+    const categories: number[] = []
+    for (let i = 0; i < pairs; i++)
+      categories.push(
+        data(IdData, await cataloguer('POST', '/categories', { name: `竞速分类 ${i}` })).id,
+      )
+    const outcomes = await Promise.all(
+      lotIds.map(async (lotId, i) => {
+        const [edit, removal] = await Promise.all([
+          cataloguer('PUT', `/lots/${lotId}`, { categoryId: categories[i] }),
+          // Staggered, so some deletions land between the edit's check and its write.
+          sleep(i % 8).then(() => cataloguer('DELETE', `/categories/${categories[i]}`)),
+        ])
+        const lot = data(
+          StaffSpecialDetailSchema,
+          await cataloguer('GET', `/specials/${(await shopLot(lotId)).specialId}`),
+        ).lots.find((l) => l.id === lotId)!
+        if (edit.statusCode === 200) {
+          expect(removal.json().code, removal.body).toBe('CATEGORY_IN_USE')
+          expect(lot.categoryId).toBe(categories[i])
+        } else {
+          expect(edit.statusCode, edit.body).toBe(400)
+          expect(edit.json().code).toBe('VALIDATION_FAILED')
+          expect(removal.statusCode, removal.body).toBe(200)
+          expect(lot.categoryId).toBeNull()
+        }
+        return edit.statusCode
+      }),
+    )
+    expect(outcomes.every((status) => status < 500)).toBe(true)
+  })
+
   const shopLot = async (id: number) =>
     (await t.call({ method: 'GET', path: `/auction/${id}` })).json().data as {
       specialId: number
@@ -379,6 +486,8 @@ describe.each(databases)('the console catalogue on $name', (kind) => {
       ])
       expect(await check(header)).toEqual([[1, '']])
       expect(await check('title,startPrice\n"open quote,1')).toHaveLength(1)
+      expect(await check('title,startPrice,title\nx,100,y')).toEqual([[1, 'title']])
+      expect(await check('Title,startPrice,TITLE\nx,100,y')).toEqual([[1, 'TITLE']])
     })
 
     it('imports all rows in file order as the next lots, numbered and staggered', async () => {

@@ -11,6 +11,7 @@ import { buy, createMallItem, signInMany, staffCaller, type StaffCall } from './
 const databases = await testDatabases()
 const YUAN = 100
 const DAY = 24 * 60 * 60 * 1000
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe.each(databases)('shop settings for cataloguers on $name', (kind) => {
   let t: TestApp
@@ -171,6 +172,59 @@ describe.each(databases)('shop settings for cataloguers on $name', (kind) => {
         await cataloguer('GET', `/mall-items/${id}`),
       )
       expect(item).toMatchObject({ stock: 0, reserved: sales })
+    })
+
+    it('never answers 5xx when an item’s category is deleted while the item is filed under it', async () => {
+      const pairs = 25
+      const items: number[] = []
+      const categories: number[] = []
+      for (let i = 0; i < pairs; i++) {
+        items.push((await createMallItem(cataloguer, { title: `竞速藏品 ${i}` })).id)
+        categories.push(
+          data<{ id: number }>(await cataloguer('POST', '/mall-categories', { name: `竞速 ${i}` }))
+            .id,
+        )
+      }
+      const statuses = await Promise.all(
+        items.map(async (id, i) => {
+          const before = data(await cataloguer('GET', `/mall-items/${id}`))
+          const edit = {
+            title: before.title,
+            subtitle: before.subtitle,
+            description: before.description,
+            images: before.images,
+            price: before.price,
+            categoryId: categories[i],
+            limitPerUser: before.limitPerUser,
+            gradeCode: before.gradeCode,
+            gradingService: before.gradingService,
+            certNo: before.certNo,
+            year: before.year,
+            denomination: before.denomination,
+            material: before.material,
+            exportBanned: before.exportBanned,
+          }
+          const [edited, removal] = await Promise.all([
+            cataloguer('PUT', `/mall-items/${id}`, edit),
+            // Staggered, so some deletions land between the edit's check and its write.
+            sleep(i % 8).then(() => cataloguer('DELETE', `/mall-categories/${categories[i]}`)),
+          ])
+          const after = data<{ categoryId: number | null }>(
+            await cataloguer('GET', `/mall-items/${id}`),
+          )
+          if (edited.statusCode === 200) {
+            expect(removal.json().code, removal.body).toBe('CATEGORY_IN_USE')
+            expect(after.categoryId).toBe(categories[i])
+          } else {
+            expect(edited.statusCode, edited.body).toBe(400)
+            expect(edited.json().code).toBe('VALIDATION_FAILED')
+            expect(removal.statusCode, removal.body).toBe(200)
+            expect(after.categoryId).toBeNull()
+          }
+          return [edited.statusCode, removal.statusCode]
+        }),
+      )
+      expect(statuses.flat().every((status) => status < 500)).toBe(true)
     })
 
     it('is closed to a cashier', async () => {

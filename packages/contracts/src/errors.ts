@@ -418,6 +418,11 @@ export const ERRORS = {
     zh: '加价阶梯不合规：首行须从0起，起价递增，加价为正，且每档起价落在上一档与本档的加价网格上',
     en: 'the increment table is invalid: the first row starts at 0, starts ascend, steps are positive, and each start lies on the previous and its own step grid',
   },
+  SPECIAL_TIMES_PAST: {
+    status: 400,
+    zh: '专场结束时间须晚于现在；未开始的专场不能把开始时间改到过去',
+    en: 'a special must end later than now, and one not yet started cannot start in the past',
+  },
 } as const satisfies Record<string, ErrorEntry>
 
 export type ErrorCode = keyof typeof ERRORS

@@ -43,15 +43,19 @@ export class ListingRepository {
 
   /**
    * Whether an auction category (`categories`) or a mall category (`mall_categories`) exists, so a
-   * listing filed under a missing one is refused by name rather than by the foreign key.
+   * listing filed under a missing one is refused by name rather than by the foreign key. On
+   * PostgreSQL the row stays locked (FOR KEY SHARE, what the foreign key itself takes) until the
+   * transaction ends: a concurrent deletion waits and then counts this listing (CATEGORY_IN_USE),
+   * or has already deleted it and this finds none. SQLite's write transaction is the lock there.
    */
   async categoryExists(
     tx: Tx,
     tree: 'categories' | 'mall_categories',
     id: number,
   ): Promise<boolean> {
-    const row = await tx.selectFrom(tree).select('id').where('id', '=', id).executeTakeFirst()
-    return row !== undefined
+    let query = tx.selectFrom(tree).select('id').where('id', '=', id)
+    if (this.dialect === 'postgres') query = query.forKeyShare()
+    return (await query.executeTakeFirst()) !== undefined
   }
 
   async insertLot(tx: Tx, row: Insertable<LotsTable>): Promise<number> {

@@ -56,8 +56,20 @@ export interface ListingDeps {
 export class ListingService {
   constructor(private readonly deps: ListingDeps) {}
 
+  /**
+   * A new special may start a moment ago (it opens at once), but must end later than now: one
+   * ending in the past would close all its lots unsold as soon as they are added
+   * (SPECIAL_TIMES_PAST).
+   */
   async createSpecial(input: SpecialCreate): Promise<{ id: number }> {
     const { listings, clock } = this.deps
+    const now = clock.now()
+    if (Date.parse(input.endsAt) <= now) {
+      throw new AppError('SPECIAL_TIMES_PAST', {
+        fields: ['endsAt'],
+        now: new Date(now).toISOString(),
+      })
+    }
     const id = await this.deps.transact((tx) =>
       listings.insertSpecial(tx, {
         title: input.title,
@@ -69,7 +81,7 @@ export class ListingService {
         stagger_seconds: input.staggerSeconds,
         soft_close_window_seconds: input.softCloseWindowSeconds,
         soft_close_extend_seconds: input.softCloseExtendSeconds,
-        created_at: clock.now(),
+        created_at: now,
       }),
     )
     return { id }

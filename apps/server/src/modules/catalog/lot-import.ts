@@ -71,6 +71,9 @@ export function checkLotImport(csv: string, context: ImportContext): CheckedImpo
   header.forEach((name, i) => {
     if (columns[i] === null)
       errors.push({ row: 1, field: name, code: 'VALIDATION_FAILED', message: `未知的列：${name}` })
+    // A second column of the same name would be ignored, its cells silently lost.
+    else if (columns.indexOf(columns[i]!) < i)
+      errors.push({ row: 1, field: name, code: 'VALIDATION_FAILED', message: `重复的列：${name}` })
   })
   for (const column of REQUIRED)
     if (!columns.includes(column))

@@ -27,6 +27,8 @@ const withTotals = (row: TotalsRow): SpecialWithTotals => ({
   over_at: Math.max(row.ends_at, Number(row.last_ends_at ?? 0)),
 })
 
+const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`)
+
 /** The console's reads and edits of specials and lots (all SQL of the catalogue area). */
 export class StaffCatalogueRepository {
   constructor(
@@ -63,8 +65,11 @@ export class StaffCatalogueRepository {
     if (query.status === 'preview') base = base.where('s.starts_at', '>', now)
     if (query.status === 'live') base = base.where('s.starts_at', '<=', now).where(overAt, '>', now)
     if (query.status === 'ended') base = base.where(overAt, '<=', now)
-    if (query.keyword)
-      base = base.where('s.title', 'like', `%${query.keyword.replace(/[%_\\]/g, '')}%`)
+    if (query.keyword) {
+      // `%`, `_` and `\` typed in the search box are letters; case is ignored on both databases.
+      const pattern = `%${escapeLike(query.keyword.toLowerCase())}%`
+      base = base.where(sql<boolean>`lower(${sql.ref('s.title')}) like ${pattern} escape '\\'`)
+    }
     const [rows, count] = await Promise.all([
       base
         .orderBy('s.starts_at', 'desc')

@@ -153,8 +153,8 @@ export class StaffCatalogueService {
 
   /**
    * Changes a special. Texts and the cover change any time; its times (start, end, stagger, soft
-   * close) only before it starts (SPECIAL_STARTED), and then its lots start with it and end on
-   * their staggered places again.
+   * close) only before it starts (SPECIAL_STARTED), never into the past (SPECIAL_TIMES_PAST), and
+   * then its lots start with it and end on their staggered places again.
    */
   updateSpecial(id: number, patch: SpecialUpdate): Promise<Changed<StaffSpecial>> {
     const { repo, listings, clock } = this.deps
@@ -180,6 +180,16 @@ export class StaffCatalogueService {
       const moved = SPECIAL_TIME_FIELDS.filter((field) => next[field] !== was[field])
       if (moved.length > 0 && now >= current.starts_at) {
         throw new AppError('SPECIAL_STARTED', { fields: moved, startsAt: iso(current.starts_at) })
+      }
+      // Not yet started (else refused above): moving it into the past would close every lot unsold
+      // at once. A new end, and so every lot's, must be later than now; a new start not earlier.
+      const pastStart = next.startsAt !== was.startsAt && next.startsAt < now
+      const pastEnd = next.endsAt !== was.endsAt && next.endsAt <= now
+      if (pastStart || pastEnd) {
+        throw new AppError('SPECIAL_TIMES_PAST', {
+          fields: [...(pastStart ? ['startsAt'] : []), ...(pastEnd ? ['endsAt'] : [])],
+          now: iso(now),
+        })
       }
       if (next.startsAt >= next.endsAt) {
         throw new AppError('VALIDATION_FAILED', {

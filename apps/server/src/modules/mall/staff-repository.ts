@@ -109,12 +109,15 @@ export class StaffMallRepository {
     return updated.numUpdatedRows === 1n
   }
 
+  /**
+   * Whether the mall category exists, its row locked on PostgreSQL until the transaction ends (FOR
+   * KEY SHARE, as the foreign key takes it): a concurrent deletion waits and then counts the item
+   * filed under it (CATEGORY_IN_USE), or has already deleted it and this finds none. SQLite's write
+   * transaction is the lock there.
+   */
   async mallCategoryExists(tx: Tx, id: number): Promise<boolean> {
-    const row = await tx
-      .selectFrom('mall_categories')
-      .select('id')
-      .where('id', '=', id)
-      .executeTakeFirst()
-    return row !== undefined
+    let query = tx.selectFrom('mall_categories').select('id').where('id', '=', id)
+    if (this.dialect === 'postgres') query = query.forKeyShare()
+    return (await query.executeTakeFirst()) !== undefined
   }
 }
