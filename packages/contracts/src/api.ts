@@ -50,3 +50,22 @@ export function plainText(min: number, max: number, options: { multiline?: boole
     .max(max)
     .regex(allowed, { message: 'must not contain control characters' })
 }
+
+/**
+ * Whether a link or picture staff enter is ours or https: a path of the shop (`/mall/M100001`,
+ * `/svc/media/photos/…`) or an https address. Not `//…` nor anything with a backslash, which a
+ * browser reads as another host (`/\evil.example`), and never `javascript:`, `data:` or http.
+ */
+export function isShopLink(value: string): boolean {
+  if (value.includes('\\')) return false
+  if (value.startsWith('/')) return !value.startsWith('//')
+  try {
+    return new URL(value).protocol === 'https:'
+  } catch {
+    return false
+  }
+}
+
+export const ShopLinkSchema = plainText(1, 2048).refine(isShopLink, {
+  message: 'a path of the shop (starting with /) or an https address',
+})

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { IdSchema, plainText } from './api'
+import { IdSchema, plainText, ShopLinkSchema } from './api'
 import { LotStatusSchema, SpecialStatusSchema } from './catalog'
 import { LotCreateSchema, SpecialCreateSchema } from './staff'
 
@@ -93,7 +93,7 @@ export const SpecialUpdateSchema = z
     title: specialFields.title,
     subtitle: plainText(0, 200),
     description: plainText(0, 5000, { multiline: true }),
-    cover: plainText(0, 2048),
+    cover: ShopLinkSchema.or(z.literal('')),
     startsAt: specialFields.startsAt,
     endsAt: specialFields.endsAt,
     staggerSeconds: z.number().int().min(0).max(3600),

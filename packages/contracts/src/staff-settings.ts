@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { IdParamSchema, IdSchema, plainText } from './api'
+import { IdParamSchema, IdSchema, plainText, ShopLinkSchema } from './api'
 
 /**
  * The console's shop settings (issue 12, role `cataloguer`): mall items and their stock,
@@ -8,23 +8,6 @@ import { IdParamSchema, IdSchema, plainText } from './api'
  */
 const Fen = z.number().int().positive().max(100_000_000_000)
 const Iso = z.iso.datetime({ offset: true })
-
-/**
- * A link or picture of ours (a path of the shop, `/mall/M100001`) or an https address. Not `//…`,
- * which a browser reads as another host.
- */
-export const ShopLinkSchema = plainText(1, 2048).refine(
-  (value) => (value.startsWith('/') && !value.startsWith('//')) || isHttps(value),
-  { message: 'a path of the shop (starting with /) or an https address' },
-)
-
-function isHttps(value: string): boolean {
-  try {
-    return new URL(value).protocol === 'https:'
-  } catch {
-    return false
-  }
-}
 
 // Mall items.
 
@@ -44,7 +27,7 @@ export const MallItemUpdateSchema = z.object({
   title: plainText(1, 200),
   subtitle: plainText(0, 200).default(''),
   description: plainText(0, 5000, { multiline: true }).default(''),
-  images: z.array(plainText(1, 2048)).max(20).default([]),
+  images: z.array(ShopLinkSchema).max(20).default([]),
   price: Fen,
   categoryId: IdSchema.nullable().default(null),
   limitPerUser: z.number().int().positive().max(10_000).nullable().default(null),

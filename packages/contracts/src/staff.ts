@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { IdSchema, plainText } from './api'
+import { IdSchema, plainText, ShopLinkSchema } from './api'
 
 /** The operator calls of DESIGN §9 (under `/svc/main/admin`, staff session cookie). Amounts in fen. */
 const Fen = z.number().int().positive().max(100_000_000_000)
@@ -10,7 +10,7 @@ export const SpecialCreateSchema = z
     title: plainText(1, 100),
     subtitle: plainText(0, 200).default(''),
     description: plainText(0, 5000, { multiline: true }).default(''),
-    cover: plainText(0, 2048).default(''),
+    cover: ShopLinkSchema.or(z.literal('')).default(''),
     startsAt: Iso,
     endsAt: Iso,
     staggerSeconds: z.number().int().min(0).max(3600).default(30),
@@ -35,7 +35,7 @@ export const LotCreateSchema = z.object({
   gradeCode: z.number().int().min(0).max(99).default(0),
   gradingService: z.enum(['PCGS', 'NGC', 'PMG', 'GBCA']).optional(),
   certNo: plainText(0, 40).optional(),
-  images: z.array(plainText(0, 2048)).max(20).default([]),
+  images: z.array(ShopLinkSchema).max(20).default([]),
   exportBanned: z.boolean().default(false),
 })
 export type LotCreate = z.infer<typeof LotCreateSchema>

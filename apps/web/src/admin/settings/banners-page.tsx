@@ -1,3 +1,4 @@
+import { isShopLink } from '@numisma/contracts/api'
 import { PlusOutlined } from '@ant-design/icons'
 import {
   ModalForm,
@@ -18,7 +19,7 @@ import { photoThumb } from '../components/photo-api'
 import { PhotoUpload } from '../components/photo-upload'
 import { StaffApiError } from '../staff-api'
 import styles from './banners-page.module.css'
-import { formatChinaTime, isShopLink } from './format'
+import { formatChinaTime } from './format'
 import { pickedIso, pickerValue } from './pickers'
 import { useBanners, useCreateBanner, useDeleteBanner, useUpdateBanner } from './queries'
 import { SETTINGS_TEXT as T } from './texts'

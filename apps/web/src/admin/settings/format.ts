@@ -93,13 +93,3 @@ export function moved(ids: readonly number[], index: number, by: -1 | 1): number
   ;[next[index], next[other]] = [next[other]!, next[index]!]
   return next
 }
-
-/** Whether a banner link is one the server accepts (contracts' ShopLinkSchema, typed early). */
-export function isShopLink(value: string): boolean {
-  if (value.startsWith('/')) return !value.startsWith('//')
-  try {
-    return new URL(value).protocol === 'https:'
-  } catch {
-    return false
-  }
-}
