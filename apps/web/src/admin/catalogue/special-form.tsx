@@ -30,6 +30,34 @@ interface SpecialValues {
   softCloseExtendSeconds: number
 }
 
+/** Why a picked period is refused before it is sent (the server refuses it too, SPECIAL_TIMES_PAST). */
+const PAST_END = '结束时间须晚于现在，请重新选择'
+const PAST_START = '未开始的专场不能把开始时间改到过去，请选择现在之后的时间'
+
+/** A picked time as the instant it names (China time), as the form sends it. */
+const pickedMs = (picked: Dayjs | string): number => Date.parse(pickedIso(dayjs(picked)))
+
+/** The picker shows minutes: a time still on the special's own minute is the special's own. */
+const sameMinute = (picked: Dayjs | string, iso: string): boolean =>
+  pickedIso(dayjs(picked)) === pickedIso(dayjs(pickerDate(iso)))
+
+/**
+ * The period a special may take: it ends later than now, and an edit does not move its start into
+ * the past (a new special may start a moment ago; it opens at once). Null when it may.
+ */
+function periodRefusal(
+  period: [Dayjs | string, Dayjs | string],
+  special: StaffSpecial | undefined,
+  now: number,
+): string | null {
+  const [start, end] = period
+  const endMoved = special === undefined || !sameMinute(end, special.endsAt)
+  if (endMoved && pickedMs(end) <= now) return PAST_END
+  const startMoved = special !== undefined && !sameMinute(start, special.startsAt)
+  if (startMoved && pickedMs(start) < now) return PAST_START
+  return null
+}
+
 const initialOf = (special: StaffSpecial | undefined): Partial<SpecialValues> =>
   special
     ? {
@@ -68,9 +96,14 @@ export function SpecialDrawer(props: {
       cover: values.cover?.[0] ?? '',
     }
     try {
+      const [start, end] = values.period
+      // A time left on its own minute keeps the special's exact instant (seconds and all).
       const times = {
-        startsAt: pickedIso(dayjs(values.period[0])),
-        endsAt: pickedIso(dayjs(values.period[1])),
+        startsAt:
+          special && sameMinute(start, special.startsAt)
+            ? special.startsAt
+            : pickedIso(dayjs(start)),
+        endsAt: special && sameMinute(end, special.endsAt) ? special.endsAt : pickedIso(dayjs(end)),
         staggerSeconds: values.staggerSeconds,
         softCloseWindowSeconds: values.softCloseWindowSeconds,
         softCloseExtendSeconds: values.softCloseExtendSeconds,
@@ -114,7 +147,16 @@ export function SpecialDrawer(props: {
         extra={T.periodHint}
         disabled={started}
         fieldProps={{ format: 'YYYY-MM-DD HH:mm', showTime: { format: 'HH:mm' } }}
-        rules={[{ required: true }]}
+        rules={[
+          { required: true },
+          {
+            validator: (_, period?: [Dayjs | string, Dayjs | string] | null) => {
+              if (started || !period?.[0] || !period[1]) return Promise.resolve()
+              const refusal = periodRefusal(period, special, Date.now())
+              return refusal ? Promise.reject(new Error(refusal)) : Promise.resolve()
+            },
+          },
+        ]}
       />
       <ProForm.Group>
         <ProFormDigit
