@@ -3,6 +3,7 @@ import { App, Button, Image, Tag, Tooltip, Upload, type UploadFile } from 'antd'
 import { useEffect, useRef, useState } from 'react'
 import { StaffApiError } from '../staff-api'
 import { moveForward, PHOTO_MAX_BYTES, photoThumb, readAsDataUrl, uploadPhoto } from './photo-api'
+import { dropSlot, fillSlot, fitsInField, settleSlots, type PhotoSlot } from './photo-order'
 import styles from './photo-upload.module.css'
 
 export interface PhotoUploadProps {
@@ -11,7 +12,10 @@ export interface PhotoUploadProps {
    * `images` holds; a banner's `image` is `value[0]`).
    */
   value?: string[]
-  /** Called with the new list after each finished upload, removal or move. */
+  /**
+   * Called with the new list after each finished upload, removal or move. Photos chosen together
+   * join it in the order they were chosen, each once it and every one chosen before it is in.
+   */
   onChange?: (urls: string[]) => void
   /** At most this many photos (default 20; 1 for a banner or a cover). */
   max?: number
@@ -26,21 +30,25 @@ const TEXT = {
   forward: '前移（第一张为封面）',
   tooLarge: '照片不能超过 15 MB',
   failed: '照片上传失败',
+  tooMany: (max: number) => `最多 ${max} 张照片，多选的未上传`,
   defaultHint: '支持 JPEG、PNG、WebP，单张不超过 15 MB；第一张为封面',
 }
 
 /**
  * The console's photo field (antd Upload, picture cards): each chosen file is posted as a data URL
  * to `POST /admin/photos`, which re-encodes it into its sizes; the field's value is the list of
- * full-size URLs, reorderable (a card moves one place forward) and removable. Works as a controlled
- * input inside a ProForm / Form.Item.
+ * full-size URLs in the order the files were chosen (not the order their uploads finish: each
+ * chosen file holds its place as a card that fills when its upload is done, and one that fails
+ * goes with a message), reorderable (a card moves one place forward) and removable. Works as a
+ * controlled input inside a ProForm / Form.Item.
  */
 export function PhotoUpload({ value = [], onChange, max = 20, hint, disabled }: PhotoUploadProps) {
   const { message } = App.useApp()
-  const [pending, setPending] = useState<UploadFile[]>([])
+  const [slots, setSlots] = useState<PhotoSlot[]>([])
   const [preview, setPreview] = useState<string | null>(null)
-  // Uploads finish one after another: each adds to the newest list, not the one it started with.
+  // Uploads finish one after another: each works on the newest lists, not the ones it started with.
   const current = useRef(value)
+  const waiting = useRef(slots)
   useEffect(() => {
     current.current = value
   }, [value])
@@ -48,17 +56,33 @@ export function PhotoUpload({ value = [], onChange, max = 20, hint, disabled }: 
     current.current = urls
     onChange?.(urls)
   }
+  /** Takes the new slots and lets the finished ones at their head join the value, in order. */
+  const updateSlots = (next: PhotoSlot[]) => {
+    const settled = settleSlots(current.current, next, max)
+    if (settled.moved > 0) change(settled.urls)
+    waiting.current = settled.slots
+    setSlots(settled.slots)
+  }
 
-  const files: UploadFile[] = [
-    ...value.map((url, index) => ({
-      uid: `${index}:${url}`,
-      name: url.split('/').slice(-2).join('/'),
-      status: 'done' as const,
-      url,
-      thumbUrl: photoThumb(url),
-    })),
-    ...pending,
-  ]
+  const saved: UploadFile[] = value.map((url, index) => ({
+    uid: `${index}:${url}`,
+    name: url.split('/').slice(-2).join('/'),
+    status: 'done' as const,
+    url,
+    thumbUrl: photoThumb(url),
+  }))
+  const onTheWay: UploadFile[] = slots.map((slot) =>
+    slot.url === null
+      ? { uid: `slot:${slot.uid}`, name: slot.name, status: 'uploading', percent: 50 }
+      : {
+          uid: `slot:${slot.uid}`,
+          name: slot.name,
+          status: 'done',
+          url: slot.url,
+          thumbUrl: photoThumb(slot.url),
+        },
+  )
+  const files = [...saved, ...onTheWay]
 
   return (
     <>
@@ -68,30 +92,40 @@ export function PhotoUpload({ value = [], onChange, max = 20, hint, disabled }: 
         multiple={max > 1}
         disabled={disabled}
         fileList={files}
-        beforeUpload={(file) => {
+        beforeUpload={(file, pick) => {
           if (file.size > PHOTO_MAX_BYTES) {
             void message.error(TEXT.tooLarge)
+            return Upload.LIST_IGNORE
+          }
+          const taken = current.current.length + waiting.current.length
+          if (!fitsInField(taken, pick.indexOf(file), max)) {
+            void message.warning({ key: 'photo-max', content: TEXT.tooMany(max) })
             return Upload.LIST_IGNORE
           }
           return true
         }}
         customRequest={({ file }) => {
           const blob = file as File
-          const uid = `pending:${(file as UploadFile).uid ?? blob.name}`
-          setPending((list) => [
-            ...list,
-            { uid, name: blob.name, status: 'uploading', percent: 50 },
-          ])
+          const uid = (file as UploadFile).uid ?? `${blob.name}:${Date.now()}`
+          // rc-upload posts one pick's files in the order they were chosen: the slot keeps it.
+          updateSlots([...waiting.current, { uid, name: blob.name, url: null }])
           void readAsDataUrl(blob)
             .then(uploadPhoto)
             .then(
-              (photo) => change([...current.current, photo.url].slice(0, max)),
-              (error: unknown) =>
-                message.error(error instanceof StaffApiError ? error.message : TEXT.failed),
+              (photo) => updateSlots(fillSlot(waiting.current, uid, photo.url)),
+              (error: unknown) => {
+                void message.error(
+                  `${blob.name}：${error instanceof StaffApiError ? error.message : TEXT.failed}`,
+                )
+                updateSlots(dropSlot(waiting.current, uid))
+              },
             )
-            .finally(() => setPending((list) => list.filter((f) => f.uid !== uid)))
         }}
         onRemove={(file) => {
+          if (file.uid.startsWith('slot:')) {
+            updateSlots(dropSlot(waiting.current, file.uid.slice('slot:'.length)))
+            return false
+          }
           const index = value.findIndex((_, i) => `${i}:${value[i]}` === file.uid)
           if (index >= 0) change(value.filter((_, i) => i !== index))
           return false
@@ -102,7 +136,7 @@ export function PhotoUpload({ value = [], onChange, max = 20, hint, disabled }: 
           return (
             <div className={styles.item}>
               {node}
-              {index === 0 && (
+              {files[0]?.uid === file.uid && (
                 <Tag color="gold" className={styles.cover}>
                   {TEXT.cover}
                 </Tag>
