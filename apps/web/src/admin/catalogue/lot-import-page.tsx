@@ -61,11 +61,14 @@ export function LotImportPage() {
   const [checked, setChecked] = useState<Checked | null>(null)
   const [imported, setImported] = useState<LotImportResult | null>(null)
 
+  const special = specials.data?.items.find((s) => s.id === specialId)
+  // An ended special's lots have all closed: a lot imported now would open after its sale.
+  const closed = special?.status === 'ended'
   const current = checked !== null && checked.csv === csv && checked.specialId === specialId
-  const passed = current && checked.result.errors.length === 0
+  const passed = current && checked.result.errors.length === 0 && !closed
 
   const submit = async (dryRun: boolean) => {
-    if (specialId === undefined) return
+    if (specialId === undefined || closed) return
     try {
       const result = await run.mutateAsync({ specialId, input: { csv, dryRun } })
       if (dryRun) setChecked({ specialId, csv, result })
@@ -78,8 +81,6 @@ export function LotImportPage() {
       setChecked(null)
     }
   }
-
-  const special = specials.data?.items.find((s) => s.id === specialId)
 
   if (imported && specialId !== undefined) {
     return (
@@ -135,9 +136,13 @@ export function LotImportPage() {
             options={(specials.data?.items ?? []).map((s) => ({
               value: s.id,
               label: `${s.title}（${T.specialStatus[s.status]} · ${s.lotCount} 件）`,
+              disabled: s.status === 'ended',
             }))}
           />
         </div>
+        {closed && (
+          <Alert className={styles.closed} type="error" showIcon message={T.specialClosedImport} />
+        )}
         <Upload.Dragger
           className={styles.dragger}
           accept=".csv,text/csv"
@@ -178,7 +183,7 @@ export function LotImportPage() {
           <Button
             onClick={() => inBackground(submit(true))}
             loading={run.isPending && run.variables.input.dryRun}
-            disabled={specialId === undefined || csv.trim() === ''}
+            disabled={specialId === undefined || closed || csv.trim() === ''}
           >
             {T.check}
           </Button>
@@ -190,7 +195,7 @@ export function LotImportPage() {
           >
             {T.import}
           </Button>
-          {!passed && <span className={styles.muted}>{T.checkFirst}</span>}
+          {!passed && !closed && <span className={styles.muted}>{T.checkFirst}</span>}
         </Space>
         {checked && !current && <Alert type="warning" showIcon message={T.changedSinceCheck} />}
         {checked && current && (

@@ -83,6 +83,8 @@ function SpecialView({ special }: { special: StaffSpecialDetail }) {
   const { message } = App.useApp()
   const withdraw = useWithdrawLot()
   const preview = special.status === 'preview'
+  // Every lot of an ended special has closed: a lot added now would open after its sale.
+  const closed = special.status === 'ended'
 
   const withdrawLot = async (lot: StaffLot) => {
     try {
@@ -288,23 +290,38 @@ function SpecialView({ special }: { special: StaffSpecialDetail }) {
         columns={columns}
         dataSource={special.lots}
         pagination={special.lots.length > 20 ? { pageSize: 20, showSizeChanger: false } : false}
-        locale={{ emptyText: T.noLots }}
+        locale={{ emptyText: closed ? T.noLotsClosed : T.noLots }}
         toolBarRender={() => [
           <Button key="template" icon={<DownloadOutlined />} href={LOT_IMPORT_TEMPLATE_URL}>
             {T.downloadTemplate}
           </Button>,
-          <Link key="import" to={`/catalogue/import?special=${special.id}`}>
-            <Button icon={<UploadOutlined />}>{T.importLots}</Button>
-          </Link>,
-          <LotDrawer
-            key="add"
-            specialId={special.id}
-            trigger={
-              <Button type="primary" icon={<PlusOutlined />}>
-                {T.addLot}
-              </Button>
-            }
-          />,
+          ...(closed
+            ? [
+                <Tooltip key="import" title={T.specialClosed}>
+                  <Button icon={<UploadOutlined />} disabled>
+                    {T.importLots}
+                  </Button>
+                </Tooltip>,
+                <Tooltip key="add" title={T.specialClosed}>
+                  <Button type="primary" icon={<PlusOutlined />} disabled>
+                    {T.addLot}
+                  </Button>
+                </Tooltip>,
+              ]
+            : [
+                <Link key="import" to={`/catalogue/import?special=${special.id}`}>
+                  <Button icon={<UploadOutlined />}>{T.importLots}</Button>
+                </Link>,
+                <LotDrawer
+                  key="add"
+                  specialId={special.id}
+                  trigger={
+                    <Button type="primary" icon={<PlusOutlined />}>
+                      {T.addLot}
+                    </Button>
+                  }
+                />,
+              ]),
         ]}
       />
     </div>

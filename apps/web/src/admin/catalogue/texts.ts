@@ -70,7 +70,10 @@ export const CATALOGUE_TEXT = {
   withdrawn: '已撤回',
   lockedLot: '已有出价或已结拍，不能修改',
   onlyBeforeStart: '开拍后不能撤回',
+  specialClosed: '专场已结束，不能再添加或导入拍品',
+  specialClosedImport: '所选专场已结束，不能再导入拍品，请选择预展中或拍卖中的专场',
   noLots: '专场还没有拍品，点击“添加拍品”或“批量导入”',
+  noLotsClosed: '专场已结束，没有拍品',
   offGrid: (below: string | null, above: string) =>
     `不在加价阶梯上，可改为 ${below === null ? '' : `${below} 或 `}${above} 元`,
   reserveBelowStart: '保留价不能低于起拍价',
