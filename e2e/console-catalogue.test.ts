@@ -4,7 +4,15 @@ import type { Browser, Page } from 'playwright-core'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { consoleContext } from './console'
-import { baseUrl, launchBrowser, phoneContext, screenshot } from './fixtures'
+import {
+  baseUrl,
+  buildSpecial,
+  createSpecialWithLots,
+  launchBrowser,
+  phoneContext,
+  screenshot,
+  staffSession,
+} from './fixtures'
 
 let browser: Browser
 
@@ -97,14 +105,31 @@ describe('the catalogue pages', () => {
     expect(created.cover).toMatch(/^\/svc\/media\/photos\/[a-f0-9]{32}\/full\.jpg$/)
     expect(picked(Date.parse(created.startsAt))).toBe(picked(startsAt))
 
-    // 添加拍品 with a photo; an off-grid start price is flagged as typed.
-    const photo = await coinPhoto(1200, 1200, '壹圆')
+    // 添加拍品 with two photos chosen in one pick, 正面 (landscape) then 背面 (square); the 正面's
+    // upload is held back so it finishes last, and still it stays first: the cover.
+    const front = await coinPhoto(1600, 1200, '正面')
+    const back = await coinPhoto(1000, 1000, '背面')
+    expect(front.length).toBeGreaterThan(back.length * 1.2)
+    await page.route('**/svc/main/admin/photos', async (route) => {
+      if ((route.request().postData() ?? '').length > back.length * 1.5) {
+        await new Promise((resolve) => setTimeout(resolve, 2_000))
+      }
+      await route.continue()
+    })
     await page.getByRole('button', { name: '添加拍品' }).click()
     const lotDrawer = page.getByRole('dialog')
-    await lotDrawer
-      .locator('input[type=file]')
-      .setInputFiles({ name: 'coin.jpg', mimeType: 'image/jpeg', buffer: photo })
+    await lotDrawer.locator('input[type=file]').setInputFiles([
+      { name: 'front.jpg', mimeType: 'image/jpeg', buffer: front },
+      { name: 'back.jpg', mimeType: 'image/jpeg', buffer: back },
+    ])
+    // 背面 is in while 正面 still uploads: 正面's card keeps the first place.
     await lotDrawer.locator('.ant-upload-list-item-done').first().waitFor()
+    const cards = lotDrawer.locator('.ant-upload-list-item')
+    expect(await cards.nth(0).getAttribute('class')).toContain('ant-upload-list-item-uploading')
+    expect(await cards.nth(1).getAttribute('class')).toContain('ant-upload-list-item-done')
+    await screenshot(page, 'console-catalogue-photo-order')
+    await expect.poll(() => lotDrawer.locator('.ant-upload-list-item-done').count()).toBe(2)
+    await page.unroute('**/svc/main/admin/photos')
     const lotTitle = `E2E 目录 ${tag} 光绪元宝 广东省造 七钱二分`
     await lotDrawer.getByLabel('标题', { exact: true }).fill(lotTitle)
     await lotDrawer.getByLabel('起拍价（元）').fill('625')
@@ -176,6 +201,15 @@ describe('the catalogue pages', () => {
       reservePrice: 100_000,
     })
     expect(detail.lots[2]).toMatchObject({ gradingService: 'NGC', exportBanned: true })
+    // The saved lot's photos are in the order chosen: the landscape 正面 first, then 背面.
+    const shapes = await Promise.all(
+      detail.lots[0]!.images.map(async (url) => {
+        const res = await fetch(`${baseUrl()}${url}`)
+        const meta = await sharp(Buffer.from(await res.arrayBuffer())).metadata()
+        return meta.width > meta.height ? 'landscape' : 'square'
+      }),
+    )
+    expect(shapes).toEqual(['landscape', 'square'])
     expect(Date.parse(detail.lots[2]!.endsAt) - Date.parse(detail.lots[0]!.endsAt)).toBe(120_000)
 
     // The special's page lists all three.
@@ -204,5 +238,41 @@ describe('the catalogue pages', () => {
     await expect.poll(() => shop.locator('body').innerText()).toContain(`${tag} 光绪元宝`)
     await screenshot(shop, 'console-catalogue-shop-special')
     await phone.close()
+  })
+
+  it('offers no adding or importing on a special that has ended, and the import page refuses it', async () => {
+    const staff = await staffSession()
+    const { specialId } = await createSpecialWithLots(
+      staff,
+      buildSpecial({ endsInMs: 1_500, staggerSeconds: 1, softCloseWindowSeconds: 0 }),
+      [{}],
+    )
+    await expect
+      .poll(async () => (await asAdmin<StaffSpecialDetail>(`/specials/${specialId}`)).status)
+      .toBe('ended')
+    const { context, page } = await consoleContext(browser, ['cataloguer'])
+
+    await page.goto(`/admin/catalogue/specials/${specialId}`)
+    const add = page.getByRole('button', { name: '添加拍品' })
+    const importLots = page.getByRole('button', { name: '批量导入' })
+    await expect.poll(() => add.isDisabled()).toBe(true)
+    expect(await importLots.isDisabled()).toBe(true)
+    await add.hover({ force: true })
+    await expect
+      .poll(() => page.locator('.ant-tooltip:not(.ant-tooltip-hidden)').innerText())
+      .toBe('专场已结束，不能再添加或导入拍品')
+    await settle(page)
+    await screenshot(page, 'console-catalogue-special-ended')
+
+    // Reached by its address, the import page names the reason and offers neither check nor import.
+    await page.goto(`/admin/catalogue/import?special=${specialId}`)
+    await expect
+      .poll(() => page.locator('.ant-alert-error').innerText())
+      .toContain('所选专场已结束，不能再导入拍品')
+    await page.getByTestId('lot-import-csv').fill('title,startPrice\n袁世凯像 壹圆,300')
+    expect(await page.getByRole('button', { name: '校验' }).isDisabled()).toBe(true)
+    expect(await page.getByRole('button', { name: '导入' }).isDisabled()).toBe(true)
+    await screenshot(page, 'console-catalogue-import-ended')
+    await context.close()
   })
 })
