@@ -127,6 +127,36 @@ describe.each(databases)('money desk on $name', (kind) => {
     ])
   })
 
+  it('names what each ledger line belongs to and the reason staff typed, not the memo', async () => {
+    const ivy = await payer(t)
+    const { orderId } = await paidAuctionOrder(ivy, 20_000)
+    expect(
+      (
+        await adjust(ivy, {
+          account: 'balance',
+          direction: 'credit',
+          amount: 300,
+          reason: '补偿运费',
+        })
+      ).statusCode,
+    ).toBe(200)
+    expect((await refund(orderId)).statusCode).toBe(200)
+    const res = await cashier('GET', `/money/users/${ivy.userId}/ledger?pageSize=100`)
+    expect(res.statusCode, res.body).toBe(200)
+    const lines = res.json<MoneyLedgerPage>().data
+    const byKind = (kind: string) => lines.filter((l) => l.kind === kind)
+    expect(byKind('refund')).toEqual([
+      expect.objectContaining({ refs: [{ type: 'order', id: orderId }], reason: '买家协商退款' }),
+    ])
+    expect(byKind('adjustment_credit')).toEqual([
+      expect.objectContaining({ refs: [], reason: '补偿运费' }),
+    ])
+    expect(byKind('payment').length).toBeGreaterThan(0)
+    for (const line of byKind('payment')) {
+      expect(line).toMatchObject({ refs: [{ type: 'order', id: orderId }], reason: null })
+    }
+  })
+
   it('credits and debits a balance with a reason; a debit may not overdraw', async () => {
     const bob = await t.signIn()
     const credit = await adjust(bob, {
@@ -396,6 +426,11 @@ describe.each(databases)('money desk on $name', (kind) => {
     expect(csv.statusCode).toBe(200)
     expect(csv.headers['content-type']).toMatch(/^text\/csv/)
     expect(csv.body).toContain('平衡,是')
+    // The page's words for Excel (BOM), the code beside them for machines.
+    expect(csv.body.startsWith('\uFEFF')).toBe(true)
+    expect(csv.body).toContain('\r\n人工调增,')
+    expect(csv.body).toMatch(/\r\n用户余额,[^\r]*,balance\r\n/)
+    expect(csv.body).not.toMatch(/\r\nadjustment_credit,/)
     expect((await cashier('GET', '/money/ledger/daily?date=2026-13-40')).statusCode).toBe(400)
   })
 

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { IdParamSchema, IdSchema, pageSchema, plainText } from './api'
+import { LEDGER_REF_TYPES } from './ledger-labels'
 
 /**
  * The console's money area (issue 12, role `cashier`): a user's accounts looked up, adjustments of
@@ -61,7 +62,12 @@ export const MoneyLedgerLineSchema = z.object({
   transferId: z.number().int(),
   /** The transfer's kind: `remittance`, `payment`, `adjustment_credit`, `refund` … */
   kind: z.string(),
+  /** The transfer's internal memo (English, for the log); the console shows refs and reason. */
   memo: z.string(),
+  /** What the transfer belongs to: the orders a payment paid, the shipment, the remittance … */
+  refs: z.array(z.object({ type: z.enum(LEDGER_REF_TYPES), id: z.number().int() })),
+  /** The reason staff typed for an adjustment or a refund, as typed; null for other kinds. */
+  reason: z.string().nullable(),
   account: z.string(),
   amount: Fen,
   at: z.string(),

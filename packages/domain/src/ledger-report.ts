@@ -1,4 +1,5 @@
 import { CHINA_OFFSET_MS } from '@numisma/contracts/dates'
+import { accountKindLabel, transferKindLabel } from '@numisma/contracts/ledger-labels'
 import type { LedgerDailyReport } from '@numisma/contracts/staff-money'
 
 /**
@@ -121,17 +122,24 @@ export function ledgerReportCsv(report: LedgerDailyReport): string {
     ['日期', report.date],
     ['转账笔数', String(report.transferCount)],
     [],
-    ['转账类型', '笔数', '金额(元)'],
-    ...report.transfers.map((t) => [t.kind, String(t.count), yuan(t.total)]),
+    // The page's words first; the code beside them for whoever sorts or joins by machine.
+    ['转账类型', '笔数', '金额(元)', '类型代码'],
+    ...report.transfers.map((t) => [
+      transferKindLabel(t.kind),
+      String(t.count),
+      yuan(t.total),
+      t.kind,
+    ]),
     [],
-    ['账户类型', '期初(元)', '收入(元)', '支出(元)', '期末(元)', '期初+收入-支出=期末'],
+    ['账户类型', '期初(元)', '收入(元)', '支出(元)', '期末(元)', '期初+收入-支出=期末', '类型代码'],
     ...report.accounts.map((a) => [
-      a.kind,
+      accountKindLabel(a.kind),
       yuan(a.opening),
       yuan(a.in),
       yuan(a.out),
       yuan(a.closing),
       yes(a.rollsForward),
+      a.kind,
     ]),
     [],
     ['分录合计(元)', yuan(report.check.postingsSum)],

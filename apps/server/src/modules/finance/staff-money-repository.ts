@@ -1,3 +1,4 @@
+import type { LedgerRefType } from '@numisma/contracts/ledger-labels'
 import { sql } from 'kysely'
 import type { Dialect } from '../../platform/db'
 import type { Tx } from '../../platform/transactions'
@@ -28,6 +29,14 @@ export interface RefundOrderRow {
   user_coupon_id: number | null
   pay_method: string | null
   paid_at: number | null
+}
+
+export interface TransferRefRow {
+  transferId: number
+  type: LedgerRefType
+  id: number
+  /** The reason staff typed (a refund's); null otherwise. */
+  reason: string | null
 }
 
 export interface RefundRow {
@@ -111,6 +120,70 @@ export class StaffMoneyRepository {
       .offset((page - 1) * pageSize)
       .execute()
     return { rows, total: num(total.n) }
+  }
+
+  /**
+   * What the given transfers belong to, through the tables that keep a transfer's id: a payment's
+   * orders, a remittance, a shipment's fees, a recharge, a counter booking and its orders, a
+   * refund's order (with the reason staff typed).
+   */
+  async transferRefs(transferIds: readonly number[]): Promise<TransferRefRow[]> {
+    if (transferIds.length === 0) return []
+    const ids = [...transferIds]
+    const db = this.db
+    const [payments, remittances, shipments, recharges, bookings, refunds] = await Promise.all([
+      db
+        .selectFrom('payments as p')
+        .innerJoin('payment_orders as po', 'po.payment_id', 'p.id')
+        .select(['p.transfer_id', 'po.order_id as id'])
+        .where('p.transfer_id', 'in', ids)
+        .orderBy('po.order_id')
+        .execute(),
+      db
+        .selectFrom('remittances')
+        .select(['transfer_id', 'id'])
+        .where('transfer_id', 'in', ids)
+        .execute(),
+      db
+        .selectFrom('shipments')
+        .select(['transfer_id', 'id'])
+        .where('transfer_id', 'in', ids)
+        .execute(),
+      db
+        .selectFrom('recharges')
+        .select(['transfer_id', 'id'])
+        .where('transfer_id', 'in', ids)
+        .execute(),
+      db
+        .selectFrom('bookings as b')
+        .leftJoin('booking_orders as bo', 'bo.booking_id', 'b.id')
+        .select(['b.transfer_id', 'b.id', 'bo.order_id'])
+        .where('b.transfer_id', 'in', ids)
+        .orderBy('bo.order_id')
+        .execute(),
+      db
+        .selectFrom('order_refunds')
+        .select(['transfer_id', 'order_id as id', 'reason'])
+        .where('transfer_id', 'in', ids)
+        .execute(),
+    ])
+    const row = (transferId: number | null, type: LedgerRefType, id: number, reason?: string) => ({
+      transferId: transferId ?? 0,
+      type,
+      id,
+      reason: reason ?? null,
+    })
+    return [
+      ...payments.map((r) => row(r.transfer_id, 'order', r.id)),
+      ...remittances.map((r) => row(r.transfer_id, 'remittance', r.id)),
+      ...shipments.map((r) => row(r.transfer_id, 'shipment', r.id)),
+      ...recharges.map((r) => row(r.transfer_id, 'recharge', r.id)),
+      ...bookings.flatMap((r) => [
+        row(r.transfer_id, 'booking', r.id),
+        ...(r.order_id === null ? [] : [row(r.transfer_id, 'order', r.order_id)]),
+      ]),
+      ...refunds.map((r) => row(r.transfer_id, 'order', r.id, r.reason)),
+    ]
   }
 
   // Refunds.

@@ -4,7 +4,7 @@ import { FakeClock } from '../../platform/clock'
 import { IdempotencyStore } from '../../platform/idempotency'
 import type { Tx } from '../../platform/transactions'
 import type { RefundOrderRow, StaffMoneyRepository } from './staff-money-repository'
-import { MoneyDeskService } from './staff-money-service'
+import { memoRefs, MoneyDeskService } from './staff-money-service'
 
 const USER = 7
 const tx = {} as Tx
@@ -211,5 +211,22 @@ describe('MoneyDeskService.refund', () => {
       { owner: 'platform', kind: 'platform_fees', amount: -1_000 },
       { owner: 'user', kind: 'balance', amount: 11_000 },
     ])
+  })
+})
+
+describe('memoRefs', () => {
+  it("reads the id from the server's own memos of kinds whose tables keep no transfer id", () => {
+    expect(memoRefs('withdrawal', 'withdrawal 7')).toEqual([{ type: 'withdrawal', id: 7 }])
+    expect(memoRefs('withdrawal_paid', 'withdrawal 7')).toEqual([{ type: 'withdrawal', id: 7 }])
+    expect(memoRefs('forfeit', 'forfeit order 12')).toEqual([{ type: 'order', id: 12 }])
+    expect(memoRefs('payment_credit', 'payment 3: paid again')).toEqual([
+      { type: 'payment', id: 3 },
+    ])
+  })
+
+  it('reads nothing from a kind it has no rule for or a memo of another form', () => {
+    expect(memoRefs('adjustment_credit', 'withdrawal 7')).toEqual([])
+    expect(memoRefs('withdrawal', 'withdrawal seven')).toEqual([])
+    expect(memoRefs('deposit', 'demo deposit')).toEqual([])
   })
 })

@@ -9,6 +9,7 @@ import type {
   RefundableOrder,
   RefundsPage,
 } from '@numisma/contracts/staff-money'
+import type { LedgerRefType } from '@numisma/contracts/ledger-labels'
 import { adjustment, refundRefusal } from '@numisma/domain/money-desk'
 import { refundOrder } from '@numisma/domain/postings'
 import { depositInUse } from '@numisma/domain/quota'
@@ -40,6 +41,25 @@ export interface DeskActor {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString()
+
+/**
+ * Withdrawals, forfeits and the credits of a payment that could not pay keep no transfer id in
+ * their own tables; the server writes those memos itself in one fixed form (finance/service.ts,
+ * orders/overdue.ts, payments/service.ts), so the id is read from there.
+ */
+const MEMO_REFS: Record<string, { pattern: RegExp; type: LedgerRefType }> = {
+  withdrawal: { pattern: /^withdrawal (\d+)$/, type: 'withdrawal' },
+  withdrawal_paid: { pattern: /^withdrawal (\d+)$/, type: 'withdrawal' },
+  withdrawal_refused: { pattern: /^withdrawal (\d+)$/, type: 'withdrawal' },
+  forfeit: { pattern: /^forfeit order (\d+)$/, type: 'order' },
+  payment_credit: { pattern: /^payment (\d+):/, type: 'payment' },
+}
+
+export function memoRefs(kind: string, memo: string): { type: LedgerRefType; id: number }[] {
+  const rule = MEMO_REFS[kind]
+  const id = rule ? rule.pattern.exec(memo)?.[1] : undefined
+  return rule && id !== undefined ? [{ type: rule.type, id: Number(id) }] : []
+}
 
 function toRefund(row: RefundRow): Refund {
   return {
@@ -103,17 +123,32 @@ export class MoneyDeskService {
     }
   }
 
+  /**
+   * The user's postings with what each transfer belongs to (refs) and the reason staff typed, so
+   * the console says 订单 #12 or the adjustment's words instead of the internal memo.
+   */
   async ledgerLines(userId: number, page: number, pageSize: number): Promise<MoneyLedgerPage> {
     const { rows, total } = await this.deps.repo.ledgerLines(userId, page, pageSize)
+    const linked = await this.deps.repo.transferRefs([...new Set(rows.map((r) => r.transferId))])
     return {
-      data: rows.map((r) => ({
-        transferId: r.transferId,
-        kind: r.kind,
-        memo: r.memo,
-        account: r.account,
-        amount: r.amount,
-        at: iso(r.created_at),
-      })),
+      data: rows.map((r) => {
+        const own = linked.filter((l) => l.transferId === r.transferId)
+        return {
+          transferId: r.transferId,
+          kind: r.kind,
+          memo: r.memo,
+          refs: [
+            ...own.map((l) => ({ type: l.type, id: l.id })),
+            ...(own.length === 0 ? memoRefs(r.kind, r.memo) : []),
+          ],
+          reason: r.kind.startsWith('adjustment_')
+            ? r.memo
+            : (own.find((l) => l.reason !== null)?.reason ?? null),
+          account: r.account,
+          amount: r.amount,
+          at: iso(r.created_at),
+        }
+      }),
       page,
       pageSize,
       total,
