@@ -271,6 +271,19 @@ describe.each(databases)('bank remittance on $name', (kind) => {
     const res = await admin('POST', `/remittances/${created.id}/confirm`, { note: '工行到账' })
     expect(res.statusCode, res.body).toBe(200)
     expect(res.json().data).toMatchObject({ status: 'confirmed', note: '工行到账' })
+    // Staff see the company account the buyer named, to check it against that statement.
+    const companyBank = {
+      id: bankIds[1],
+      bankName: '中国工商银行',
+      branch: '北京潘家园支行',
+      accountName: '泉藏拍卖（北京）文化有限公司',
+      accountNo: '0200248909200135678',
+    }
+    expect(res.json().data.companyBank).toEqual(companyBank)
+    const staffList = await admin('GET', '/remittances?status=confirmed')
+    expect(
+      staffList.json<{ data: { id: number }[] }>().data.find((r) => r.id === created.id),
+    ).toMatchObject({ companyBank })
     expect(await orderStatus(won.orderId)).toBe('paid')
     expect(await orderStatus(mall)).toBe('paid')
     expect(await balanceOf(t, alice, 'balance')).toBe(
@@ -281,6 +294,7 @@ describe.each(databases)('bank remittance on $name', (kind) => {
       id: created.id,
       status: 'confirmed',
     })
+    expect(list.json<{ data: Remittance[] }>().data[0]).not.toHaveProperty('companyBank')
   })
 
   it('confirming pays the named orders only out of the money received, never from the balance there before', async () => {

@@ -175,8 +175,14 @@ export const BalanceCreditedSchema = z.object({ balance: Fen })
 
 // Staff views of remittances and withdrawals (a staff call now, the console's screens later).
 
-/** A remittance notice as staff decide it: whose it is. */
-export const StaffRemittanceSchema = RemittanceSchema.extend({ userId: z.number().int() })
+/**
+ * A remittance notice as staff decide it: whose it is, and the company account it names (to check
+ * against that account's statement; null only if the account row is gone).
+ */
+export const StaffRemittanceSchema = RemittanceSchema.extend({
+  userId: z.number().int(),
+  companyBank: CompanyBankSchema.nullable(),
+})
 export type StaffRemittance = z.infer<typeof StaffRemittanceSchema>
 export const StaffRemittanceQuerySchema = z.object({
   status: z.enum(REMITTANCE_STATUSES).optional(),

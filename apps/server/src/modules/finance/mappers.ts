@@ -50,6 +50,7 @@ export const toRemittance = (row: RemittanceRow): Remittance => ({
 export const toStaffRemittance = (row: RemittanceRow): StaffRemittance => ({
   ...toRemittance(row),
   userId: row.user_id,
+  companyBank: row.companyBank ? toCompanyBank(row.companyBank) : null,
 })
 
 export const toWithdrawal = (row: WithdrawalRow): Withdrawal => ({

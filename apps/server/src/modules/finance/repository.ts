@@ -4,9 +4,18 @@ import type { Dialect } from '../../platform/db'
 import type { DB, RemittancesTable, WithdrawalsTable } from '../../platform/schema'
 import type { Tx } from '../../platform/transactions'
 
+export interface CompanyBankRow {
+  id: number
+  bank_name: string
+  branch: string
+  account_name: string
+  account_no: string
+}
 export type RemittanceRow = Omit<RemittancesTable, 'id' | 'receipt'> & {
   id: number
   hasReceipt: boolean
+  /** The company account the notice names (staff views); absent where not read. */
+  companyBank?: CompanyBankRow | null
 }
 export type WithdrawalRow = Omit<WithdrawalsTable, 'id'> & { id: number }
 
@@ -182,14 +191,47 @@ export class BankingRepository {
       .selectFrom('remittances')
       .select(REMITTANCE_COLUMNS)
       .select((eb) => eb('receipt', 'is not', null).as('has_receipt'))
+      .select((eb) => {
+        // Scalar subqueries, not a join, so the notice's FOR UPDATE locks the notice alone.
+        const bank = (column: 'bank_name' | 'branch' | 'account_name' | 'account_no') =>
+          eb
+            .selectFrom('company_banks as b')
+            .select(`b.${column}`)
+            .whereRef('b.id', '=', 'remittances.company_bank_id')
+            .as(`company_${column}`)
+        return [bank('bank_name'), bank('branch'), bank('account_name'), bank('account_no')]
+      })
   }
 
   private static toRemittance(
-    row: Omit<RemittanceRow, 'hasReceipt'> & { has_receipt: unknown },
+    row: Omit<RemittanceRow, 'hasReceipt' | 'companyBank'> & {
+      has_receipt: unknown
+      company_bank_name: string | null
+      company_branch: string | null
+      company_account_name: string | null
+      company_account_no: string | null
+    },
   ): RemittanceRow {
-    const { has_receipt, ...rest } = row
+    const {
+      has_receipt,
+      company_bank_name,
+      company_branch,
+      company_account_name,
+      company_account_no,
+      ...rest
+    } = row
+    const companyBank =
+      company_bank_name === null
+        ? null
+        : {
+            id: rest.company_bank_id,
+            bank_name: company_bank_name,
+            branch: company_branch ?? '',
+            account_name: company_account_name ?? '',
+            account_no: company_account_no ?? '',
+          }
     // SQLite answers 0/1, PostgreSQL a boolean.
-    return { ...rest, hasReceipt: has_receipt === true || has_receipt === 1 }
+    return { ...rest, hasReceipt: has_receipt === true || has_receipt === 1, companyBank }
   }
 
   async remittance(tx: Tx, id: number): Promise<RemittanceRow | undefined> {
