@@ -102,6 +102,93 @@ describe.each(databases)('shop settings for cataloguers on $name', (kind) => {
       })
     })
 
+    it('creates an item with photos, description, category, limit and grade in one call', async () => {
+      const category = data<{ id: number }>(
+        await cataloguer('POST', '/mall-categories', { name: '评级币' }),
+      ).id
+      const input = {
+        title: '1980年长城币 壹圆',
+        subtitle: 'PCGS MS65',
+        description: '原光，底板干净。\n盒证齐全。',
+        images: [
+          '/svc/media/photos/0123456789abcdef0123456789abcdef/full.jpg',
+          '/svc/media/photos/fedcba9876543210fedcba9876543210/full.jpg',
+        ],
+        price: 880 * YUAN,
+        stock: 3,
+        categoryId: category,
+        limitPerUser: 1,
+        gradeCode: 65,
+        gradingService: 'PCGS',
+        certNo: '40123456',
+        year: '1980',
+        denomination: '1元',
+        material: '铜镍合金',
+        exportBanned: true,
+      }
+      const res = await cataloguer('POST', '/mall-items/new', input)
+      expect(res.statusCode, res.body).toBe(200)
+      const created = data<{ id: number; productNo: string }>(res)
+      const { stock, ...described } = input
+      const expected = {
+        ...described,
+        stock,
+        categoryName: '评级币',
+        onSale: true,
+        reserved: 0,
+        sold: 0,
+      }
+      expect(created).toMatchObject(expected)
+      expect(created.productNo).toMatch(/^M\d+$/)
+      expect(data(await cataloguer('GET', `/mall-items/${created.id}`))).toMatchObject(expected)
+      const shop = await t.call({
+        method: 'GET',
+        path: `/mallproduct/getMallByProductNo/${created.productNo}`,
+      })
+      expect(data(shop)).toMatchObject({ title: input.title, price: input.price })
+      expect(await lastChange(`mall-item:${created.id}`)).toMatchObject({
+        after: expect.objectContaining({ title: input.title, images: input.images, stock: 3 }),
+      })
+
+      const minimal = await cataloguer('POST', '/mall-items/new', {
+        title: '空白商品',
+        price: 10 * YUAN,
+        stock: 0,
+      })
+      expect(data(minimal)).toMatchObject({
+        subtitle: '',
+        description: '',
+        images: [],
+        categoryId: null,
+        limitPerUser: null,
+        gradingService: null,
+        stock: 0,
+      })
+    })
+
+    it('creates nothing when a new item names an unknown category or breaks a field', async () => {
+      const title = `无此分类 ${Date.now()}`
+      const unknown = await cataloguer('POST', '/mall-items/new', {
+        title,
+        price: 10 * YUAN,
+        stock: 1,
+        categoryId: 999_999,
+      })
+      expect(unknown.statusCode).toBe(400)
+      expect(unknown.json()).toMatchObject({ code: 'VALIDATION_FAILED' })
+      const bad = await cataloguer('POST', '/mall-items/new', {
+        title,
+        price: 10 * YUAN,
+        stock: -1,
+        images: ['javascript:alert(1)'],
+      })
+      expect(bad.statusCode).toBe(400)
+      const found = data<{ total: number }>(
+        await cataloguer('GET', `/mall-items?keyword=${encodeURIComponent(title)}`),
+      )
+      expect(found.total).toBe(0)
+    })
+
     it('adjusts stock by a signed delta and never takes ordered units back', async () => {
       const { id, productNo } = await createMallItem(cataloguer, { stock: 10, price: 50 * YUAN })
       const more = await cataloguer('POST', `/mall-items/${id}/stock`, { delta: 5 })
@@ -230,6 +317,7 @@ describe.each(databases)('shop settings for cataloguers on $name', (kind) => {
     it('is closed to a cashier', async () => {
       for (const [method, path, body] of [
         ['GET', '/mall-items', undefined],
+        ['POST', '/mall-items/new', { title: '收银员的商品', price: 100, stock: 1 }],
         ['POST', '/mall-items/1/stock', { delta: 1 }],
         ['PUT', '/mall-items/1/sale', { onSale: false }],
       ] as const) {

@@ -41,6 +41,15 @@ export const MallItemUpdateSchema = z.object({
 })
 export type MallItemUpdate = z.infer<typeof MallItemUpdateSchema>
 
+/**
+ * A new mall item with everything the edit form has, and the units first put on its shelf
+ * (`POST /mall-items/new`: created in one transaction, so it never exists half-described).
+ */
+export const MallItemNewSchema = MallItemUpdateSchema.extend({
+  stock: z.number().int().min(0).max(1_000_000),
+})
+export type MallItemNew = z.infer<typeof MallItemNewSchema>
+
 export const StaffMallItemSchema = z.object({
   id: z.number().int(),
   productNo: z.string(),

@@ -7,6 +7,8 @@ import { staffCouponRoutes } from '../coupons/staff-routes'
 import { StaffCouponService } from '../coupons/staff-service'
 import { staffMallRoutes } from '../mall/staff-routes'
 import { StaffMallService } from '../mall/staff-service'
+import { ListingRepository } from './listing-repository'
+import { ListingService } from './listing-service'
 import { catalogSettingsRoutes } from './settings-routes'
 import { CatalogSettingsService } from './settings-service'
 
@@ -19,7 +21,17 @@ export const catalogSettingsArea: FastifyPluginAsync<{ database: Database; clock
   app,
   { database, clock },
 ) => {
-  await app.register(staffMallRoutes, { service: StaffMallService.forDatabase(database) })
+  await app.register(staffMallRoutes, {
+    service: StaffMallService.forDatabase(database, (tx, input) =>
+      // The catalogue's insert inside the new item's own transaction: described in full, or not at all.
+      new ListingService({
+        transact: (work) => work(tx),
+        clock,
+        listings: new ListingRepository(database.dialect),
+        priceSteps: () => PriceStepsService.forDatabase(database).current(),
+      }).addMallItem(input),
+    ),
+  })
   await app.register(catalogSettingsRoutes, {
     service: CatalogSettingsService.forDatabase(database, clock),
   })

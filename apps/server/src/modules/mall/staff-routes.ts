@@ -1,6 +1,7 @@
 import { dataSchema } from '@numisma/contracts/api'
 import {
   IdPathSchema,
+  MallItemNewSchema,
   MallItemSaleSchema,
   MallItemUpdateSchema,
   StaffMallItemPageSchema,
@@ -12,7 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { auditTrail } from '../staff/access'
 import type { StaffMallService } from './staff-service'
 
-/** Staff's mall items (issue 12, cataloguers): list, edit, stock, on/off sale. */
+/** Staff's mall items (issue 12, cataloguers): list, create, edit, stock, on/off sale. */
 export const staffMallRoutes: FastifyPluginAsyncZod<{ service: StaffMallService }> = async (
   app,
   { service },
@@ -46,6 +47,26 @@ export const staffMallRoutes: FastifyPluginAsyncZod<{ service: StaffMallService 
       },
     },
     async (request) => ({ data: await service.get(request.params.id) }),
+  )
+
+  // POST /mall-items (operations.ts) takes only title, price and stock; this takes the edit form's
+  // fields too, so 新建商品 offers what 编辑 does.
+  app.post(
+    '/mall-items/new',
+    {
+      config,
+      schema: {
+        tags,
+        summary: 'Add a mall item with its photos, description, category, limit and grade',
+        body: MallItemNewSchema,
+        response: { 200: dataSchema(StaffMallItemSchema) },
+      },
+    },
+    async (request) => {
+      const created = await service.create(request.body)
+      auditTrail(request, { target: `mall-item:${created.id}`, after: created })
+      return { data: created }
+    },
   )
 
   app.put(

@@ -1,6 +1,8 @@
 import type { Database } from '../../platform/db'
 import { transactor } from '../../platform/transactions'
+import type { MallItemCreate, MallItemCreated } from '@numisma/contracts/staff'
 import type {
+  MallItemNew,
   MallItemUpdate,
   StaffMallItem,
   StaffMallItemPage,
@@ -8,7 +10,9 @@ import type {
   StockAdjust,
 } from '@numisma/contracts/staff-settings'
 import { GradingServiceSchema } from '@numisma/contracts/staff-settings'
+import type { Updateable } from 'kysely'
 import { AppError } from '../../platform/errors'
+import type { MallItemsTable } from '../../platform/schema'
 import type { Transact, Tx } from '../../platform/transactions'
 import { parseImages } from '../catalog/mappers'
 import { type StaffMallItemRow, StaffMallRepository } from './staff-repository'
@@ -18,12 +22,37 @@ export interface StaffMallDeps {
   /** The database, for reads outside a write transaction. */
   db: Tx
   items: Pick<StaffMallRepository, keyof StaffMallRepository>
+  /**
+   * The catalogue's mall-item insert (its product number and category check) run inside the
+   * caller's transaction: app wiring passes ListingService.addMallItem bound to `tx`.
+   */
+  addMallItemIn: (tx: Tx, input: MallItemCreate) => Promise<MallItemCreated>
 }
 
 /** What an edit changed, for the audit log. */
 export interface Change<T> {
   before: T
   after: T
+}
+
+/** The columns an edit (or a new item's description) sets. */
+function describedRow(input: MallItemUpdate): Updateable<MallItemsTable> {
+  return {
+    title: input.title,
+    subtitle: input.subtitle,
+    description: input.description,
+    images: JSON.stringify(input.images),
+    price: input.price,
+    category_id: input.categoryId,
+    limit_per_user: input.limitPerUser,
+    grade_code: input.gradeCode,
+    grading_service: input.gradingService,
+    cert_no: input.certNo || null,
+    year: input.year,
+    denomination: input.denomination,
+    material: input.material,
+    export_banned: input.exportBanned ? 1 : 0,
+  }
 }
 
 function toStaffItem(row: StaffMallItemRow): StaffMallItem {
@@ -62,11 +91,15 @@ function toStaffItem(row: StaffMallItemRow): StaffMallItem {
 export class StaffMallService {
   constructor(private readonly deps: StaffMallDeps) {}
 
-  static forDatabase(database: Database): StaffMallService {
+  static forDatabase(
+    database: Database,
+    addMallItemIn: StaffMallDeps['addMallItemIn'],
+  ): StaffMallService {
     return new StaffMallService({
       transact: transactor(database),
       db: database.db,
       items: new StaffMallRepository(database.dialect),
+      addMallItemIn,
     })
   }
 
@@ -84,6 +117,26 @@ export class StaffMallService {
     return this.read(this.deps.db, id)
   }
 
+  /**
+   * A new item with its photos, description, grade and the rest, in one transaction: the
+   * catalogue's insert (product number, category check, on sale) and then the description, so the
+   * shop never shows it half-described and a refusal leaves nothing behind.
+   */
+  async create(input: MallItemNew): Promise<StaffMallItem> {
+    const { stock, ...described } = input
+    return this.deps.transact(async (tx) => {
+      const { id } = await this.deps.addMallItemIn(tx, {
+        title: described.title,
+        price: described.price,
+        stock,
+        categoryId: described.categoryId ?? undefined,
+        limitPerUser: described.limitPerUser ?? undefined,
+      })
+      await this.deps.items.update(tx, id, describedRow(described))
+      return this.read(tx, id)
+    })
+  }
+
   async update(id: number, input: MallItemUpdate): Promise<Change<StaffMallItem>> {
     const { items } = this.deps
     return this.deps.transact(async (tx) => {
@@ -94,22 +147,7 @@ export class StaffMallService {
           fields: [{ field: 'body.categoryId', message: `unknown: ${input.categoryId}` }],
         })
       }
-      await items.update(tx, id, {
-        title: input.title,
-        subtitle: input.subtitle,
-        description: input.description,
-        images: JSON.stringify(input.images),
-        price: input.price,
-        category_id: input.categoryId,
-        limit_per_user: input.limitPerUser,
-        grade_code: input.gradeCode,
-        grading_service: input.gradingService,
-        cert_no: input.certNo || null,
-        year: input.year,
-        denomination: input.denomination,
-        material: input.material,
-        export_banned: input.exportBanned ? 1 : 0,
-      })
+      await items.update(tx, id, describedRow(input))
       return { before, after: await this.read(tx, id) }
     })
   }
