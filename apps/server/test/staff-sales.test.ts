@@ -1,5 +1,10 @@
 import { AUCTION_PAYMENT_DAYS } from '@numisma/domain/fees'
-import type { LiveView, OverdueOrder, SaleResults } from '@numisma/contracts/staff-sales'
+import type {
+  LiveView,
+  OverdueOrder,
+  SaleResults,
+  SalesSpecial,
+} from '@numisma/contracts/staff-sales'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { overdueJobFor } from '../src/app'
 import { ClosingSweeper } from '../src/modules/bidding/closing'
@@ -16,6 +21,8 @@ const MINUTE = 60_000
 const DAY = 24 * 60 * MINUTE
 
 const masked = (mobile: string) => `${mobile.slice(0, 3)}****${mobile.slice(7)}`
+/** Cells on a CSV line (quoted cells hold no quotes here). */
+const cells = (line: string) => line.replace(/"[^"]*"/g, 'x').split(',').length
 
 describe.each(databases)('the sales area on $name', (kind) => {
   let t: TestApp
@@ -140,6 +147,42 @@ describe.each(databases)('the sales area on $name', (kind) => {
     expect((await admin('GET', '/sales/specials/999999/live')).statusCode).toBe(404)
   })
 
+  it('the specials list gives a sale’s real end (stagger and soft-close extensions) and its state as it closes', async () => {
+    const lotIds = await createLots(t, 3, { endsAt: t.clock.now() + 10 * MINUTE })
+    const specialId = await specialOf(lotIds[0]!)
+    const listed = async () => {
+      const res = await admin('GET', '/sales/specials')
+      expect(res.statusCode, res.body).toBe(200)
+      return res.json<{ data: SalesSpecial[] }>().data.find((s) => s.id === specialId)!
+    }
+    const nominal = t.clock.now() + 10 * MINUTE
+    // Three lots 30 s apart, as the catalogue staggers them: the last closes a minute after the
+    // special's nominal end (when its first lot closes).
+    for (const [i, id] of lotIds.entries()) {
+      await t.database.db
+        .updateTable('lots')
+        .set({ ends_at: nominal + i * 30_000 })
+        .where('id', '=', id)
+        .execute()
+    }
+    expect(await listed()).toMatchObject({
+      state: 'running',
+      endsAt: new Date(nominal).toISOString(),
+      lastLotEndsAt: new Date(nominal + MINUTE).toISOString(),
+    })
+    // A bid inside the last lot's soft-close window moves the special's end with it.
+    t.clock.advance(10 * MINUTE + 50_000)
+    await bid(await bidder(), lotIds[2]!, 1_000 * YUAN)
+    const extended = Date.parse((await listed()).lastLotEndsAt!)
+    expect(extended).toBeGreaterThan(nominal + MINUTE)
+    t.clock.advance(extended - t.clock.now() + 1_000)
+    await sweep()
+    expect(await listed()).toMatchObject({
+      state: 'closed',
+      lastLotEndsAt: new Date(extended).toISOString(),
+    })
+  })
+
   it('closing results: sold with buyer and order, unsold below reserve or without bids, totals and CSV', async () => {
     const { lotIds, specialId, alice } = await closedSale()
     const view = await results(specialId)
@@ -149,20 +192,35 @@ describe.each(databases)('the sales area on $name', (kind) => {
       id: lotIds[0],
       status: 'sold',
       hammer: 1_200 * YUAN,
+      highestBid: 1_200 * YUAN,
+      unsoldReason: null,
       buyer: { userId: Number(alice.userId), mobile: masked(alice.mobile) },
       order: { status: 'pending_payment' },
       relistable: false,
       relistedAs: null,
     })
     expect(sold!.order!.id).toBeGreaterThan(0)
+    // Below its reserve: no hammer, but the highest bid and whom the house may call about it.
     expect(belowReserve).toMatchObject({
       status: 'unsold',
-      hammer: 1_500 * YUAN,
+      unsoldReason: 'reserve_not_met',
+      reservePrice: 5_000 * YUAN,
+      hammer: null,
+      highestBid: 1_500 * YUAN,
+      highestBidder: { userId: Number(alice.userId), mobile: masked(alice.mobile) },
       buyer: null,
       order: null,
       relistable: true,
     })
-    expect(noBids).toMatchObject({ status: 'unsold', hammer: null, bidCount: 0, relistable: true })
+    expect(noBids).toMatchObject({
+      status: 'unsold',
+      unsoldReason: 'no_bids',
+      hammer: null,
+      highestBid: null,
+      highestBidder: null,
+      bidCount: 0,
+      relistable: true,
+    })
     expect(view.totals).toMatchObject({
       lots: 3,
       sold: 1,
@@ -178,12 +236,17 @@ describe.each(databases)('the sales area on $name', (kind) => {
     expect(csv.headers['content-disposition']).toContain(`special-${specialId}-results.csv`)
     const lines = csv.body.replace(/^\uFEFF/, '').split('\r\n')
     expect(lines[0]).toBe(
-      '拍品号,拍品,结果,落槌价（元）,出价次数,买家ID,买家手机,订单号,订单状态,重新上拍为',
+      '拍品号,拍品,结果,保留价（元）,落槌价（元）,最高出价（元）,出价次数,买家ID,买家手机,最高出价人ID,最高出价人手机,订单号,订单状态,重新上拍为',
     )
+    const who = `${alice.userId},${masked(alice.mobile)}`
     expect(lines[1]).toBe(
-      `1,民国三年袁世凯像壹圆 1,成交,1200.00,1,${alice.userId},${masked(alice.mobile)},${sold!.order!.id},待付款,`,
+      `1,民国三年袁世凯像壹圆 1,成交,,1200.00,1200.00,1,${who},${who},${sold!.order!.id},待付款,`,
     )
-    expect(lines[2]).toBe('2,民国三年袁世凯像壹圆 2,流拍,,1,,,,,')
+    expect(lines[2]).toBe(
+      `2,民国三年袁世凯像壹圆 2,"流拍（未达保留价 ¥5,000.00）",5000.00,,1500.00,1,,,${who},,,`,
+    )
+    expect(lines[3]).toBe('3,民国三年袁世凯像壹圆 3,流拍（无人出价）,,,,0,,,,,,,')
+    expect(lines.every((l) => l === '' || l.startsWith('成交率') || cells(l) === 14)).toBe(true)
     expect(csv.body).toContain('成交率,33.3%')
   })
 

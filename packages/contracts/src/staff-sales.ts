@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { IdSchema } from './api'
 import { LotStatusSchema } from './catalog'
+import { formatFen } from './money'
 import { OrderStatusSchema } from './orders'
 
 /**
@@ -82,6 +83,10 @@ export type LiveView = z.infer<typeof LiveViewSchema>
 /** A relisted lot's successor. */
 export const RelistedAsSchema = z.object({ lotId: z.number().int(), specialId: z.number().int() })
 
+/** Bids stopped below the reserve, or nobody bid. */
+export const UnsoldReasonSchema = z.enum(['reserve_not_met', 'no_bids'])
+export type UnsoldReason = z.infer<typeof UnsoldReasonSchema>
+
 export const ResultLotSchema = z.object({
   id: z.number().int(),
   lotNo: z.number().int(),
@@ -90,8 +95,14 @@ export const ResultLotSchema = z.object({
   status: LotStatusSchema,
   startPrice: z.number().int(),
   reservePrice: z.number().int().nullable(),
-  /** The price it closed at (sold), or the last price reached (unsold), null without bids. */
+  /** The price it sold at (落槌价); null unless sold. */
   hammer: z.number().int().nullable(),
+  /** The highest bid reached (最高出价), whatever the outcome; null without bids. */
+  highestBid: z.number().int().nullable(),
+  /** Who holds the highest bid: for a lot unsold below its reserve, whom the house may call. */
+  highestBidder: SalesBuyerSchema.nullable(),
+  /** Why an unsold lot did not sell; null for any other status. */
+  unsoldReason: UnsoldReasonSchema.nullable(),
   bidCount: z.number().int(),
   buyer: SalesBuyerSchema.nullable(),
   order: z.object({ id: z.number().int(), status: OrderStatusSchema }).nullable(),
@@ -100,6 +111,28 @@ export const ResultLotSchema = z.object({
   relistable: z.boolean(),
 })
 export type ResultLot = z.infer<typeof ResultLotSchema>
+
+const OUTCOME_TEXT: Record<ResultLot['status'], string> = {
+  sold: '成交',
+  unsold: '流拍',
+  live: '竞拍中',
+  preview: '未开拍',
+}
+
+/**
+ * A lot's outcome in the words the results page and its CSV both use: 成交, 流拍（未达保留价
+ * ¥5,000.00）, 流拍（无人出价）, 竞拍中, 未开拍.
+ */
+export function resultOutcomeText(
+  lot: Pick<ResultLot, 'status' | 'unsoldReason' | 'reservePrice'>,
+): string {
+  const word = OUTCOME_TEXT[lot.status]
+  if (lot.status !== 'unsold') return word
+  if (lot.unsoldReason === 'reserve_not_met' && lot.reservePrice !== null)
+    return `${word}（未达保留价 ¥${formatFen(lot.reservePrice)}）`
+  if (lot.unsoldReason === 'no_bids') return `${word}（无人出价）`
+  return word
+}
 
 export const SaleResultsSchema = z.object({
   special: SalesSpecialSchema,

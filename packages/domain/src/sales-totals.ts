@@ -51,3 +51,16 @@ export function saleTotals(lots: readonly TotalledLot[]): SaleTotals {
     sellThrough: closed === 0 ? 0 : Math.round((sold / closed) * 1000) / 10,
   }
 }
+
+/**
+ * Why a lot closed unsold (issue 12's results): bids that stopped below the reserve — the house
+ * may still negotiate with the highest bidder — or no bid at all. Null when neither explains it.
+ */
+export function unsoldReason(lot: {
+  price: number | null
+  bidCount: number
+  reservePrice: number | null
+}): 'reserve_not_met' | 'no_bids' | null {
+  if (lot.price === null || lot.bidCount === 0) return 'no_bids'
+  return lot.reservePrice !== null && lot.price < lot.reservePrice ? 'reserve_not_met' : null
+}

@@ -26,6 +26,8 @@ export interface ResultLotRow extends SalesLotRow {
   buyer_id: number | null
   buyer_mobile: string | null
   buyer_display: string | null
+  leader_mobile: string | null
+  leader_display: string | null
   relisted_as: number | null
   relisted_into: number | null
 }
@@ -139,7 +141,7 @@ export class SalesRepository {
     return rows.map(({ n, ...r }) => ({ ...r, watchers: num(n) }))
   }
 
-  /** The special's lots by lot number, with their auction orders, buyers and relists. */
+  /** The special's lots by lot number, with their auction orders, buyers, leaders and relists. */
   resultLots(specialId: number): Promise<ResultLotRow[]> {
     return this.db
       .selectFrom('lots')
@@ -147,6 +149,7 @@ export class SalesRepository {
         join.onRef('orders.lot_id', '=', 'lots.id').on('orders.kind', '=', 'auction'),
       )
       .leftJoin('users as buyer', 'buyer.id', 'orders.user_id')
+      .leftJoin('users as leader', 'leader.id', 'lots.leader_id')
       .leftJoin('lot_relists', 'lot_relists.lot_id', 'lots.id')
       .selectAll('lots')
       .select([
@@ -155,6 +158,8 @@ export class SalesRepository {
         'buyer.id as buyer_id',
         'buyer.mobile as buyer_mobile',
         'buyer.display as buyer_display',
+        'leader.mobile as leader_mobile',
+        'leader.display as leader_display',
         'lot_relists.new_lot_id as relisted_as',
         'lot_relists.special_id as relisted_into',
       ])

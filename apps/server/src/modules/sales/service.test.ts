@@ -66,6 +66,9 @@ describe('resultsCsv', () => {
         startPrice: 10_000,
         reservePrice: null,
         hammer: 123_405,
+        highestBid: 123_405,
+        highestBidder: { userId: 9, mobile: '138****8000', display: '藏友' },
+        unsoldReason: null,
         bidCount: 3,
         buyer: { userId: 9, mobile: '138****8000', display: '藏友' },
         order: { id: 4, status: 'paid' },
@@ -86,7 +89,9 @@ describe('resultsCsv', () => {
 
   it('quotes commas and quotes, and never lets a title be read as a formula', () => {
     const lines = resultsCsv(results('=HYPERLINK("x"),壹圆')).split('\r\n')
-    expect(lines[1]).toBe(`1,"'=HYPERLINK(""x""),壹圆",成交,1234.05,3,9,138****8000,4,已付款,`)
+    expect(lines[1]).toBe(
+      `1,"'=HYPERLINK(""x""),壹圆",成交,,1234.05,1234.05,3,9,138****8000,9,138****8000,4,已付款,`,
+    )
   })
 
   it('starts with a byte-order mark so spreadsheet programs read the Chinese', () => {

@@ -12,9 +12,10 @@ import type {
   SalesSpecial,
   SaleState,
 } from '@numisma/contracts/staff-sales'
+import { resultOutcomeText } from '@numisma/contracts/staff-sales'
 import { isOnGrid, nearestOnGrid, type PriceStep } from '@numisma/domain/increments'
 import { lotStatus, reserveMet } from '@numisma/domain/lot-status'
-import { saleTotals } from '@numisma/domain/sales-totals'
+import { saleTotals, unsoldReason } from '@numisma/domain/sales-totals'
 import type { OrderStatus } from '@numisma/contracts/orders'
 import { ORDER_STATUSES } from '@numisma/contracts/orders'
 import type { Clock } from '../../platform/clock'
@@ -153,7 +154,18 @@ export class SalesService {
         status,
         startPrice: row.start_price,
         reservePrice: row.reserve_price,
-        hammer: row.price,
+        hammer: status === 'sold' ? row.price : null,
+        highestBid: row.price,
+        highestBidder:
+          row.price === null ? null : buyerOf(row.leader_id, row.leader_mobile, row.leader_display),
+        unsoldReason:
+          status === 'unsold'
+            ? unsoldReason({
+                price: row.price,
+                bidCount: row.bid_count,
+                reservePrice: row.reserve_price,
+              })
+            : null,
         bidCount: row.bid_count,
         buyer: buyerOf(row.buyer_id, row.buyer_mobile, row.buyer_display),
         order,
@@ -322,13 +334,6 @@ function onGridAtOrBelow(amount: number, steps: PriceStep[]): number {
   return below ?? above
 }
 
-const OUTCOME_TEXT: Record<ResultLot['status'], string> = {
-  sold: '成交',
-  unsold: '流拍',
-  live: '竞拍中',
-  preview: '未开拍',
-}
-
 const ORDER_TEXT: Record<OrderStatus, string> = {
   pending_payment: '待付款',
   paid: '已付款',
@@ -349,15 +354,24 @@ function cell(value: string | number): string {
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
 }
 
+/**
+ * One line per lot with the same columns whatever its outcome: 落槌价 and 买家 only for a lot sold,
+ * 最高出价 and 最高出价人 for every lot bid on (so a lot unsold below its reserve names whom the
+ * house may call), and 结果 in the results page's words.
+ */
 export function resultsCsv(results: SaleResults): string {
   const header = [
     '拍品号',
     '拍品',
     '结果',
+    '保留价（元）',
     '落槌价（元）',
+    '最高出价（元）',
     '出价次数',
     '买家ID',
     '买家手机',
+    '最高出价人ID',
+    '最高出价人手机',
     '订单号',
     '订单状态',
     '重新上拍为',
@@ -366,11 +380,15 @@ export function resultsCsv(results: SaleResults): string {
     [
       lot.lotNo,
       lot.title,
-      OUTCOME_TEXT[lot.status],
-      lot.status === 'sold' ? yuan(lot.hammer) : '',
+      resultOutcomeText(lot),
+      yuan(lot.reservePrice),
+      yuan(lot.hammer),
+      yuan(lot.highestBid),
       lot.bidCount,
-      lot.status === 'sold' ? (lot.buyer?.userId ?? '') : '',
-      lot.status === 'sold' ? (lot.buyer?.mobile ?? '') : '',
+      lot.buyer?.userId ?? '',
+      lot.buyer?.mobile ?? '',
+      lot.highestBidder?.userId ?? '',
+      lot.highestBidder?.mobile ?? '',
       lot.order?.id ?? '',
       lot.order ? ORDER_TEXT[lot.order.status] : '',
       lot.relistedAs ? `拍品 ${lot.relistedAs.lotId}（专场 ${lot.relistedAs.specialId}）` : '',
@@ -379,9 +397,10 @@ export function resultsCsv(results: SaleResults): string {
       .join(','),
   )
   const t = results.totals
+  const blanks = (n: number) => Array.from({ length: n }, () => '')
   const summary = [
     '',
-    ['合计', `${t.lots} 件`, `成交 ${t.sold} 件`, yuan(t.hammer), t.bids, '', '', '', '', '']
+    ['合计', `${t.lots} 件`, `成交 ${t.sold} 件`, '', yuan(t.hammer), '', t.bids, ...blanks(7)]
       .map(cell)
       .join(','),
     ['成交率', `${t.sellThrough}%`].map(cell).join(','),
