@@ -32,4 +32,19 @@ describe('the console by role', () => {
     await screenshot(page, 'console-support-landing')
     await context.close()
   })
+
+  it('opens a cashier on 汇款确认, and tells a shipping member a money page is not theirs', async () => {
+    const cashier = await consoleContext(browser, ['cashier'])
+    await cashier.page.goto('/admin')
+    await cashier.page.waitForURL(/\/admin\/money\/remittances$/)
+    await cashier.context.close()
+
+    const shipping = await consoleContext(browser, ['shipping'])
+    await shipping.page.goto('/admin/money/ledger')
+    const forbidden = shipping.page.locator('[data-testid=console-forbidden]')
+    await expect.poll(() => forbidden.innerText()).toContain('无权访问此页面')
+    expect(await forbidden.innerText()).toContain('出纳')
+    await screenshot(shipping.page, 'console-forbidden')
+    await shipping.context.close()
+  })
 })

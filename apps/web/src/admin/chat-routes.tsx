@@ -3,6 +3,7 @@ import { lazy } from 'react'
 import type { ConsoleGroup } from './console/console-page'
 
 export const CHAT_GROUP: ConsoleGroup = {
+  owner: 'support',
   path: '/support',
   name: '客服',
   icon: <CustomerServiceOutlined />,

@@ -41,6 +41,12 @@ export const TEXT = {
   noPages: '您的账号尚未分配可用的页面，请联系管理员',
   pageNotFound: '页面不存在',
   backHome: '返回首页',
+  forbidden: '无权访问此页面',
+  forbiddenHelp: (roles: string) => `此页面需要以下角色之一：${roles}。如需使用，请联系管理员。`,
+  consoleUpdated: '后台已更新',
+  consoleUpdatedHelp: '此页面的程序已换成新版本，请刷新后继续。',
+  pageFailed: '页面出错了',
+  reloadPage: '刷新页面',
 } as const
 
 /** The roles as staff read them (contracts/staff STAFF_ROLES). */

@@ -4,6 +4,7 @@ import type { ConsoleGroup } from '../console/console-page'
 
 /** The console's 拍卖目录 pages (issue 12); each entry names who may open it, as its server routes. */
 export const CATALOGUE_GROUP: ConsoleGroup = {
+  owner: 'cataloguer',
   path: '/catalogue',
   name: '拍卖目录',
   icon: <AppstoreOutlined />,

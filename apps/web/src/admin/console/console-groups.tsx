@@ -39,16 +39,20 @@ export function routedPages(groups: ConsoleGroup[]): RoutedPage[] {
 }
 
 /**
- * Where `/admin` opens: the first page made for one of the member's own roles (a cashier's money,
- * support's chat desk), else the first page they may open at all (an admin's, or pages for any).
+ * Where `/admin` opens: the first page of the first area one of the member's own roles works in
+ * (a cashier's 财务, support's 客服), else — an admin, or a role without an area of its own — the
+ * first page of the menu.
  */
 export function landingPage(
-  pages: readonly RoutedPage[],
+  groups: readonly ConsoleGroup[],
   roles: readonly StaffRole[],
 ): RoutedPage | undefined {
-  const menu = pages.filter((page) => page.hidden !== true)
-  const own = menu.find(
-    (page) => page.roles !== 'any' && page.roles.some((role) => roles.includes(role)),
+  const owned = groups.find(
+    (group) => group.owner !== undefined && group.owner !== 'admin' && roles.includes(group.owner),
   )
-  return own ?? menu[0]
+  const menu = routedPages([...groups]).filter((page) => page.hidden !== true)
+  return (
+    menu.find((page) => owned !== undefined && page.fullPath.startsWith(`${owned.path}/`)) ??
+    menu[0]
+  )
 }

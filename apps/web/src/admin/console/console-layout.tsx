@@ -1,13 +1,14 @@
 import { LogoutOutlined } from '@ant-design/icons'
 import { ProLayout } from '@ant-design/pro-components'
-import type { StaffSession } from '@numisma/contracts/staff'
+import type { StaffAccess, StaffSession } from '@numisma/contracts/staff'
 import { Button, Result, Spin, Tag } from 'antd'
 import { Suspense, useMemo } from 'react'
 import { Link, Navigate, Route, Routes, useLocation } from 'react-router'
 import { useStaffLogout } from '../staff-queries'
 import { ROLE_NAMES, TEXT } from '../texts'
 import styles from './console-layout.module.css'
-import { landingPage, routedPages, visibleGroups } from './console-groups'
+import { CONSOLE_GROUPS, landingPage, routedPages, visibleGroups } from './console-groups'
+import { PageErrorBoundary } from './page-error-boundary'
 
 /**
  * The console's frame (ProLayout): the menu of the pages the staff member's roles open, the signed
@@ -34,7 +35,12 @@ export function ConsoleLayout({ staff }: { staff: StaffSession }) {
     }),
     [groups],
   )
-  const first = landingPage(pages, staff.roles)
+  const first = landingPage(groups, staff.roles)
+  // Every page is routed: one the member's roles do not open says so, not "page not found".
+  const closed = useMemo(() => {
+    const open = new Set(pages.map((page) => page.fullPath))
+    return routedPages(CONSOLE_GROUPS).filter((page) => !open.has(page.fullPath))
+  }, [pages])
 
   return (
     <ProLayout
@@ -66,25 +72,46 @@ export function ConsoleLayout({ staff }: { staff: StaffSession }) {
         </Button>,
       ]}
     >
-      <Suspense
-        fallback={
-          <div className={styles.loading}>
-            <Spin />
-          </div>
-        }
-      >
-        <Routes>
-          {pages.map((page) => (
-            <Route key={page.fullPath} path={`${page.fullPath}/*`} element={<page.component />} />
-          ))}
-          <Route
-            path="/"
-            element={first ? <Navigate to={first.fullPath} replace /> : <NoPages />}
-          />
-          <Route path="*" element={<NotFound />} />
-        </Routes>
-      </Suspense>
+      <PageErrorBoundary key={location.pathname}>
+        <Suspense
+          fallback={
+            <div className={styles.loading}>
+              <Spin />
+            </div>
+          }
+        >
+          <Routes>
+            {pages.map((page) => (
+              <Route key={page.fullPath} path={`${page.fullPath}/*`} element={<page.component />} />
+            ))}
+            {closed.map((page) => (
+              <Route
+                key={page.fullPath}
+                path={`${page.fullPath}/*`}
+                element={<Forbidden roles={page.roles} />}
+              />
+            ))}
+            <Route
+              path="/"
+              element={first ? <Navigate to={first.fullPath} replace /> : <NoPages />}
+            />
+            <Route path="*" element={<NotFound />} />
+          </Routes>
+        </Suspense>
+      </PageErrorBoundary>
     </ProLayout>
+  )
+}
+
+function Forbidden({ roles }: { roles: StaffAccess }) {
+  const names = roles === 'any' ? '' : roles.map((role) => ROLE_NAMES[role]).join('、')
+  return (
+    <Result
+      status="403"
+      title={TEXT.forbidden}
+      subTitle={TEXT.forbiddenHelp(names)}
+      data-testid="console-forbidden"
+    />
   )
 }
 

@@ -1,4 +1,4 @@
-import type { StaffAccess } from '@numisma/contracts/staff'
+import type { StaffAccess, StaffRole } from '@numisma/contracts/staff'
 import type { ComponentType, LazyExoticComponent, ReactNode } from 'react'
 
 /** One page of the console: its path under /admin, its menu name, who may open it. */
@@ -15,6 +15,8 @@ export interface ConsolePage {
 
 /** A menu group: one area of the house (catalogue, sales, money …). */
 export interface ConsoleGroup {
+  /** The role whose daily work this area is: `/admin` opens here for it. */
+  owner?: StaffRole
   path: string
   name: string
   icon: ReactNode

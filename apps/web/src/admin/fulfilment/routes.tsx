@@ -4,6 +4,7 @@ import type { ConsoleGroup } from '../console/console-page'
 
 /** The console's 履约 pages (issue 12); each entry names who may open it, as its server routes. */
 export const FULFILMENT_GROUP: ConsoleGroup = {
+  owner: 'shipping',
   path: '/fulfilment',
   name: '履约',
   icon: <CarOutlined />,

@@ -4,6 +4,7 @@ import type { ConsoleGroup } from '../console/console-page'
 
 /** The console's 商城与设置 pages (issue 12); each entry names who may open it. */
 export const SETTINGS_GROUP: ConsoleGroup = {
+  owner: 'cataloguer',
   path: '/settings',
   name: '商城与设置',
   icon: <ShopOutlined />,

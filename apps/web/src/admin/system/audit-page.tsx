@@ -35,6 +35,12 @@ const chinaTime = new Intl.DateTimeFormat('zh-CN', {
   hour12: false,
 })
 
+/** A check that writes nothing (the CSV import's 校验) reads apart from the real thing. */
+const isDryRun = (entry: AuditEntry): boolean =>
+  typeof entry.body === 'object' &&
+  entry.body !== null &&
+  (entry.body as { dryRun?: unknown }).dryRun === true
+
 const columnsFor = (repeats: Set<number>): ColumnsType<AuditEntry> => [
   {
     title: T.time,
@@ -48,7 +54,10 @@ const columnsFor = (repeats: Set<number>): ColumnsType<AuditEntry> => [
     dataIndex: 'action',
     width: 170,
     render: (action: string, entry) => (
-      <Tooltip title={action}>{staffActionName(entry.method, entry.route) ?? action}</Tooltip>
+      <Tooltip title={action}>
+        {staffActionName(entry.method, entry.route) ?? action}
+        {isDryRun(entry) ? T.dryRun : ''}
+      </Tooltip>
     ),
   },
   {

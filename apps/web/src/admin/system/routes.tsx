@@ -4,6 +4,7 @@ import type { ConsoleGroup } from '../console/console-page'
 
 /** The console's 系统 pages (issue 12); each entry names who may open it. */
 export const SYSTEM_GROUP: ConsoleGroup = {
+  owner: 'admin',
   path: '/system',
   name: '系统',
   icon: <SettingOutlined />,

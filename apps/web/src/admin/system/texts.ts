@@ -42,6 +42,7 @@ export const SYSTEM_TEXT = {
   before: '修改前',
   after: '修改后',
   idempotencyKey: '请求号',
+  dryRun: '（仅校验）',
   repeat: '重复提交',
   repeatHelp: '与更早一条同一请求号的操作相同：服务器按第一次的结果答复，未再次执行',
 } as const
