@@ -51,10 +51,7 @@ describe.each(databases)('links and pictures staff enter on $name', (kind) => {
         }),
       ]
       for (const res of await Promise.all(calls)) {
-        expect({ url, status: res.statusCode, path: res.request?.url }).toMatchObject({
-          url,
-          status: 400,
-        })
+        expect({ url, status: res.statusCode }).toEqual({ url, status: 400 })
       }
     }
   })

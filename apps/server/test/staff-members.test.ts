@@ -158,6 +158,17 @@ describe.each(databases)('staff accounts and the audit log on $name', (kind) => 
     expect(mine.map((l) => l.idempotencyKey)).toEqual(['deposit-retry-0001', 'deposit-retry-0001'])
   })
 
+  it('names what a create made as the line’s target', async () => {
+    const res = await admin('POST', '/specials', {
+      title: '审计专场',
+      startsAt: new Date(Date.now() + 3_600_000).toISOString(),
+      endsAt: new Date(Date.now() + 7_200_000).toISOString(),
+    })
+    const { id } = res.json<{ data: { id: number } }>().data
+    const lines = await auditOf(`special:${id}`)
+    expect(lines.map((l) => l.route)).toEqual(['/svc/main/admin/specials'])
+  })
+
   it('keeps the audit log for admins only', async () => {
     const support = await staffCaller(t, ['support'])
     expect((await support('GET', '/audit')).statusCode).toBe(403)

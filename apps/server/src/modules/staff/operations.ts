@@ -23,6 +23,7 @@ import { bankingStaffRoutes } from '../finance/staff-routes'
 import type { BankingService } from '../finance/service'
 import { overdueStaffRoutes } from '../orders/overdue-routes'
 import type { ForfeitService } from '../orders/overdue'
+import { auditTrail } from './access'
 import type { CounterService } from './counter-service'
 
 export interface OperationsOptions {
@@ -59,7 +60,11 @@ export const operationsRoutes: FastifyPluginAsyncZod<OperationsOptions> = async 
         response: { 200: dataSchema(SpecialCreatedSchema) },
       },
     },
-    async (request) => ({ data: await listings.createSpecial(request.body) }),
+    async (request) => {
+      const special = await listings.createSpecial(request.body)
+      auditTrail(request, { target: `special:${special.id}` })
+      return { data: special }
+    },
   )
 
   app.post(
@@ -73,7 +78,11 @@ export const operationsRoutes: FastifyPluginAsyncZod<OperationsOptions> = async 
         response: { 200: dataSchema(LotCreatedSchema) },
       },
     },
-    async (request) => ({ data: await listings.addLot(request.body) }),
+    async (request) => {
+      const lot = await listings.addLot(request.body)
+      auditTrail(request, { target: `lot:${lot.id}` })
+      return { data: lot }
+    },
   )
 
   app.post(
@@ -87,7 +96,11 @@ export const operationsRoutes: FastifyPluginAsyncZod<OperationsOptions> = async 
         response: { 200: dataSchema(MallItemCreatedSchema) },
       },
     },
-    async (request) => ({ data: await listings.addMallItem(request.body) }),
+    async (request) => {
+      const item = await listings.addMallItem(request.body)
+      auditTrail(request, { target: `mall-item:${item.id}` })
+      return { data: item }
+    },
   )
 
   app.post(
@@ -101,7 +114,11 @@ export const operationsRoutes: FastifyPluginAsyncZod<OperationsOptions> = async 
         response: { 200: dataSchema(CouponCreatedSchema) },
       },
     },
-    async (request) => ({ data: await coupons.create(request.body) }),
+    async (request) => {
+      const coupon = await coupons.create(request.body)
+      auditTrail(request, { target: `coupon:${coupon.id}` })
+      return { data: coupon }
+    },
   )
 
   const creditDeposit = (request: {
