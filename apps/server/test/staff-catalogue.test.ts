@@ -544,4 +544,20 @@ describe.each(databases)('the console catalogue on $name', (kind) => {
       expect(dry).toMatchObject({ rowCount: 2, errors: [] })
     })
   })
+
+  it('takes no lots into a special whose first lot has closed, by hand or by CSV', async () => {
+    const { id } = await special(1)
+    t.clock.advance(3 * HOUR)
+    const add = await cataloguer('POST', '/lots', {
+      specialId: id,
+      title: '迟到的拍品',
+      startPrice: 10_000,
+    })
+    expect(add.statusCode).toBe(409)
+    expect(add.json()).toMatchObject({ code: 'SPECIAL_CLOSED' })
+    const csv = 'title,startPrice\n迟到的拍品,100'
+    const imported = await cataloguer('POST', `/specials/${id}/lots/import`, { csv })
+    expect(imported.statusCode).toBeGreaterThanOrEqual(400)
+    expect(imported.statusCode).toBeLessThan(500)
+  })
 })

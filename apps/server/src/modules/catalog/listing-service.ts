@@ -109,6 +109,9 @@ export class ListingService {
     return this.deps.transact(async (tx) => {
       const special = await listings.lockSpecial(tx, specialId)
       if (!special) throw new AppError('NOT_FOUND', { specialId })
+      // A special whose first lot has closed takes no more: a lot added now would open already
+      // past its end, or close minutes after the sale the buyers followed.
+      if (clock.now() >= special.ends_at) throw new AppError('SPECIAL_CLOSED', { specialId })
       for (const draft of drafts) await this.requireCategory(tx, 'categories', draft.categoryId)
       let lotNo = await listings.lastLotNo(tx, special.id)
       const created: LotCreated[] = []
