@@ -118,6 +118,8 @@ describe('the money pages', () => {
     const row = page.locator('tr', { hasText: `#${orderId}` })
     await row.locator('img').waitFor()
     expect(await row.innerText()).toContain('120.00')
+    // The company account the buyer named, to check against that statement.
+    expect(await row.innerText()).toMatch(/\d{4} \d{4} \d{4}/)
     await screenshot(page, 'console-money-remittances')
     await row.getByRole('button', { name: '确认到账' }).click()
     const amount = page.getByRole('dialog').getByLabel('实收金额（元）')
@@ -158,6 +160,11 @@ describe('the money pages', () => {
     await expect
       .poll(() => page.locator('tr', { hasText: '柜台少记一笔' }).count())
       .toBeGreaterThan(0)
+    // Ledger lines in Chinese: the remittance and the order it paid, never the English memo.
+    const lines = page.locator('.ant-table-tbody')
+    expect(await lines.last().innerText()).toContain(`汇款 #${notice.id}`)
+    expect(await lines.last().innerText()).toContain(`订单 #${orderId}`)
+    expect(await lines.last().innerText()).not.toMatch(/payment \d|remittance \d/)
     await screenshot(page, 'console-money-accounts')
 
     // 退款: the paid order goes back to the buyer's balance.

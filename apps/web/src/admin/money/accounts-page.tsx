@@ -8,6 +8,11 @@ import {
   ProTable,
   type ProColumns,
 } from '@ant-design/pro-components'
+import {
+  accountKindLabel,
+  ledgerLineSummary,
+  transferKindLabel,
+} from '@numisma/contracts/ledger-labels'
 import { yuanToFen } from '@numisma/contracts/money'
 import type {
   AdjustmentRequest,
@@ -20,7 +25,7 @@ import { useState } from 'react'
 import { useSearchParams } from 'react-router'
 import { chinaTime, messageOf, nameOf, newIdempotencyKey, signedYuan, yuanText } from './format'
 import { useAdjustAccount, useLedgerLines, useMoneyUser } from './queries'
-import { ACCOUNT_NAMES, MONEY_TEXT as T, ORDER_STATUS_NAMES, TRANSFER_NAMES } from './texts'
+import { MONEY_TEXT as T, ORDER_STATUS_NAMES } from './texts'
 import styles from './accounts-page.module.css'
 
 const PAGE_SIZE = 10
@@ -97,13 +102,13 @@ const lineColumns: ProColumns<MoneyLedgerLine>[] = [
     title: T.kind,
     dataIndex: 'kind',
     width: 140,
-    render: (_, l) => nameOf(TRANSFER_NAMES, l.kind),
+    render: (_, l) => transferKindLabel(l.kind),
   },
   {
     title: T.account,
     dataIndex: 'account',
     width: 110,
-    render: (_, l) => nameOf(ACCOUNT_NAMES, l.account),
+    render: (_, l) => accountKindLabel(l.account),
   },
   {
     title: T.amount,
@@ -114,7 +119,13 @@ const lineColumns: ProColumns<MoneyLedgerLine>[] = [
       <span className={l.amount > 0 ? styles.credit : styles.debit}>{signedYuan(l.amount)}</span>
     ),
   },
-  { title: T.memo, dataIndex: 'memo', ellipsis: true },
+  // References and the reason staff typed; the transfer's English memo stays in the API.
+  {
+    title: T.memo,
+    dataIndex: 'refs',
+    ellipsis: true,
+    render: (_, l) => ledgerLineSummary(l) || '—',
+  },
 ]
 
 function UserAccounts({ user }: { user: MoneyUser }) {

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import { chinaTime, chinaToday, fenToYuan, moneyText, nameOf, signedYuan, yuanText } from './format'
+import {
+  chinaTime,
+  chinaToday,
+  fenToYuan,
+  groupedAccountNo,
+  moneyText,
+  nameOf,
+  signedYuan,
+  yuanText,
+} from './format'
 
 describe('money formats', () => {
   it('shows fen as yuan, signed for movements', () => {
@@ -18,5 +27,13 @@ describe('money formats', () => {
   it('names a kind, or shows it as is', () => {
     expect(nameOf({ refund: '订单退款' }, 'refund')).toBe('订单退款')
     expect(nameOf({}, 'other')).toBe('other')
+  })
+})
+
+describe('groupedAccountNo', () => {
+  it('groups an account number by four, ignoring spaces typed into it', () => {
+    expect(groupedAccountNo('0200248909200135678')).toBe('0200 2489 0920 0135 678')
+    expect(groupedAccountNo('6222 0000 1111')).toBe('6222 0000 1111')
+    expect(groupedAccountNo('1234')).toBe('1234')
   })
 })

@@ -24,6 +24,11 @@ export function signedYuan(fen: number): string {
   return `${fen > 0 ? '+' : ''}${formatFen(fen, 2)}`
 }
 
+/** A bank account number in groups of four, as statements print it: `0200 2489 0920 0135 678`. */
+export function groupedAccountNo(accountNo: string): string {
+  return accountNo.replace(/\s+/g, '').replace(/(.{4})(?=.)/g, '$1 ')
+}
+
 /** An instant in China time, `2026-11-26 15:04`. */
 export function chinaTime(iso: string | null | undefined): string {
   return formatChinaDate(iso ?? null, 'YYYY-MM-DD HH:mm')

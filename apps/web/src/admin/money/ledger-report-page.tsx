@@ -1,26 +1,27 @@
 import { DownloadOutlined } from '@ant-design/icons'
 import { ProCard, ProTable, type ProColumns } from '@ant-design/pro-components'
+import { accountKindLabel, transferKindLabel } from '@numisma/contracts/ledger-labels'
 import type { LedgerDailyReport } from '@numisma/contracts/staff-money'
 import { Alert, Button, DatePicker, Statistic, Tag } from 'antd'
 import dayjs from 'dayjs'
 import { useState } from 'react'
 import { dailyLedgerCsvUrl } from './api'
-import { chinaToday, moneyText as money, nameOf, yuanText } from './format'
+import { chinaToday, moneyText as money, yuanText } from './format'
 import { useDailyLedger } from './queries'
-import { ACCOUNT_NAMES, MONEY_TEXT as T, TRANSFER_NAMES } from './texts'
+import { MONEY_TEXT as T } from './texts'
 import styles from './ledger-report-page.module.css'
 
 type TransferGroup = LedgerDailyReport['transfers'][number]
 type AccountRow = LedgerDailyReport['accounts'][number]
 
 const groupColumns: ProColumns<TransferGroup>[] = [
-  { title: T.kind, dataIndex: 'kind', render: (_, g) => nameOf(TRANSFER_NAMES, g.kind) },
+  { title: T.kind, dataIndex: 'kind', render: (_, g) => transferKindLabel(g.kind) },
   { title: T.count, dataIndex: 'count', align: 'right', width: 80 },
   { title: T.amount, dataIndex: 'total', align: 'right', render: (_, g) => money(g.total) },
 ]
 
 const accountColumns: ProColumns<AccountRow>[] = [
-  { title: T.account, dataIndex: 'kind', render: (_, a) => nameOf(ACCOUNT_NAMES, a.kind) },
+  { title: T.account, dataIndex: 'kind', render: (_, a) => accountKindLabel(a.kind) },
   { title: T.opening, dataIndex: 'opening', align: 'right', render: (_, a) => money(a.opening) },
   { title: T.in, dataIndex: 'in', align: 'right', render: (_, a) => money(a.in) },
   { title: T.out, dataIndex: 'out', align: 'right', render: (_, a) => money(a.out) },

@@ -7,15 +7,39 @@ import {
 } from '@ant-design/pro-components'
 import type { StaffRemittance } from '@numisma/contracts/account'
 import { yuanToFen } from '@numisma/contracts/money'
-import { App, Button, Space, Tabs, Tag, Typography } from 'antd'
+import { App, Button, Space, Tabs, Tag, Tooltip, Typography } from 'antd'
 import { useState } from 'react'
 import { inBackground } from '../../lib/background'
 import { BuyerCell } from './buyer-cell'
-import { chinaTime, fenToYuan, messageOf, newIdempotencyKey, yuanText } from './format'
+import {
+  chinaTime,
+  fenToYuan,
+  groupedAccountNo,
+  messageOf,
+  newIdempotencyKey,
+  yuanText,
+} from './format'
 import { useConfirmRemittance, useRejectRemittance, useRemittances } from './queries'
 import { ReceiptThumb } from './receipt-thumb'
 import { MONEY_TEXT as T } from './texts'
 import styles from './remittances-page.module.css'
+
+/** The company account the buyer says they paid into, as the cashier reads the statement. */
+function CompanyBankCell({ bank }: { bank: StaffRemittance['companyBank'] }) {
+  if (!bank) return <Typography.Text type="secondary">{T.companyBankGone}</Typography.Text>
+  return (
+    <span className={styles.payer}>
+      <span>
+        {bank.bankName}
+        {bank.branch ? ` ${bank.branch}` : ''}
+      </span>
+      <Typography.Text type="secondary">{bank.accountName}</Typography.Text>
+      <Typography.Text className={styles.accountNo} copyable={{ text: bank.accountNo }}>
+        {groupedAccountNo(bank.accountNo)}
+      </Typography.Text>
+    </span>
+  )
+}
 
 const STATUS_TAGS: Record<StaffRemittance['status'], { color: string; text: string }> = {
   submitted: { color: 'gold', text: T.waiting },
@@ -58,6 +82,10 @@ function ConfirmButton({ notice }: { notice: StaffRemittance }) {
       }}
     >
       <div className={styles.help}>{T.confirmHelp}</div>
+      <div className={styles.checkBank}>
+        <Typography.Text type="secondary">{T.companyBank}</Typography.Text>
+        <CompanyBankCell bank={notice.companyBank} />
+      </div>
       <ProFormDigit
         name="amountReceived"
         label={`${T.amountReceived}（元）`}
@@ -135,6 +163,12 @@ const baseColumns: ProColumns<StaffRemittance>[] = [
     ),
   },
   {
+    title: T.companyBank,
+    dataIndex: 'companyBank',
+    width: 210,
+    render: (_, n) => <CompanyBankCell bank={n.companyBank} />,
+  },
+  {
     title: T.orders,
     dataIndex: 'orderIds',
     width: 96,
@@ -176,8 +210,40 @@ const waitingColumns: ProColumns<StaffRemittance>[] = [
   },
 ]
 
+/** History is read, not checked against a statement: the payer's cell names the bank paid into. */
+function PaidIntoLine({ bank }: { bank: StaffRemittance['companyBank'] }) {
+  if (!bank) return <Typography.Text type="secondary">{T.companyBankGone}</Typography.Text>
+  return (
+    <Tooltip
+      title={`${bank.bankName} ${bank.branch} · ${bank.accountName} · ${groupedAccountNo(bank.accountNo)}`}
+    >
+      <Typography.Text type="secondary">
+        {T.paidInto(bank.bankName, bank.accountNo.slice(-4))}
+      </Typography.Text>
+    </Tooltip>
+  )
+}
+
+const historyPayerColumn: ProColumns<StaffRemittance> = {
+  title: T.payer,
+  dataIndex: 'payerName',
+  width: 170,
+  render: (_, n) => (
+    <span className={styles.payer}>
+      <span>{n.payerName}</span>
+      <Typography.Text type="secondary">{n.payerBank}</Typography.Text>
+      <Typography.Text type="secondary">
+        {T.remittedOn} {n.remittedOn}
+      </Typography.Text>
+      <PaidIntoLine bank={n.companyBank} />
+    </span>
+  ),
+}
+
 const decidedColumns: ProColumns<StaffRemittance>[] = [
-  ...baseColumns.filter((c) => c.dataIndex !== 'receiptUrl'),
+  ...baseColumns
+    .filter((c) => c.dataIndex !== 'receiptUrl' && c.dataIndex !== 'companyBank')
+    .map((c) => (c.dataIndex === 'payerName' ? historyPayerColumn : c)),
   {
     title: T.status,
     dataIndex: 'status',

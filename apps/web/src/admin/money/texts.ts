@@ -13,6 +13,9 @@ export const MONEY_TEXT = {
   amountReceived: '实收金额',
   payer: '付款人',
   payerBank: '付款银行',
+  companyBank: '收款账户',
+  companyBankGone: '收款账户已删除',
+  paidInto: (bank: string, last4: string) => `汇入 ${bank} 尾号 ${last4}`,
   remittedOn: '汇款日期',
   orders: '订单',
   receipt: '凭证',
@@ -111,35 +114,6 @@ export const MONEY_TEXT = {
   cancel: '取消',
   submit: '提交',
 } as const
-
-export const ACCOUNT_NAMES: Record<string, string> = {
-  balance: '用户余额',
-  deposit: '用户保证金',
-  withdrawal: '提现冻结',
-  platform_clearing: '平台清算',
-  platform_revenue: '平台收入',
-  platform_fees: '平台手续费',
-}
-
-export const TRANSFER_NAMES: Record<string, string> = {
-  deposit: '保证金入账',
-  balance_credit: '柜台现金入账',
-  remittance: '银行汇款入账',
-  payment: '订单支付',
-  recharge: '保证金充值',
-  payment_credit: '支付退回余额',
-  move_to_deposit: '余额转保证金',
-  move_to_balance: '保证金转余额',
-  counter_cash: '柜台现金付款',
-  withdrawal: '提现冻结',
-  withdrawal_paid: '提现打款',
-  withdrawal_refused: '提现退回',
-  forfeit: '没收保证金',
-  delivery_fees: '发货费用',
-  adjustment_credit: '人工调增',
-  adjustment_debit: '人工调减',
-  refund: '订单退款',
-}
 
 export const ORDER_STATUS_NAMES: Record<string, string> = {
   pending_payment: '待付款',
