@@ -106,12 +106,9 @@ export function ConsoleLayout({ staff }: { staff: StaffSession }) {
 function Forbidden({ roles }: { roles: StaffAccess }) {
   const names = roles === 'any' ? '' : roles.map((role) => ROLE_NAMES[role]).join('、')
   return (
-    <Result
-      status="403"
-      title={TEXT.forbidden}
-      subTitle={TEXT.forbiddenHelp(names)}
-      data-testid="console-forbidden"
-    />
+    <div data-testid="console-forbidden">
+      <Result status="403" title={TEXT.forbidden} subTitle={TEXT.forbiddenHelp(names)} />
+    </div>
   )
 }
 
