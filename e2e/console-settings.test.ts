@@ -59,13 +59,28 @@ describe('the shop settings pages', () => {
     const tag = `${process.pid}-${Date.now() % 100_000}`
     const title = `E2E 设置 ${tag} 熊猫金币`
 
-    // 商城商品: a new item with stock.
+    // 商城商品: a new item with stock, a photo, a description and a grade, all in the one form.
+    const photo = await sharp({
+      create: { width: 600, height: 600, channels: 3, background: { r: 212, g: 175, b: 55 } },
+    })
+      .png()
+      .toBuffer()
     await page.goto('/admin/settings/mall-items')
     await page.getByRole('button', { name: '新建商品' }).click()
-    const dialog = page.getByRole('dialog')
-    await dialog.getByLabel('标题').fill(title)
-    await dialog.getByLabel('价格（元）').fill('388')
-    await dialog.getByLabel('初始库存').fill('12')
+    const form = page.locator('.ant-drawer-content')
+    await form
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'panda.png', mimeType: 'image/png', buffer: photo })
+    await form.locator('.ant-upload-list-item-done, .ant-upload-list-item img').first().waitFor()
+    await form.getByLabel('标题', { exact: true }).fill(title)
+    await form.getByLabel('副标题').fill('1盎司 原盒')
+    await form.getByLabel('价格（元）').fill('388')
+    await form.getByLabel('初始库存').fill('12')
+    await form.getByLabel('年份').fill('2012')
+    await form.getByLabel('评级编号').fill('40123456')
+    await form.getByLabel('商品描述').fill('原盒原证，品相如图。')
+    // The form's top (photo, title, price, stock) in the picture, not the last field typed in.
+    await form.locator('.ant-drawer-body').evaluate((body) => body.scrollTo(0, 0))
     await screenshot(page, 'console-settings-new-mall-item')
     await confirm(page)
     const row = page.locator('tr', { hasText: title })
@@ -75,7 +90,18 @@ describe('the shop settings pages', () => {
       `/mall-items?keyword=${encodeURIComponent(tag)}`,
     )
     const item = items.items[0]!
-    expect(item).toMatchObject({ title, price: 38_800, stock: 12, onSale: true })
+    expect(item).toMatchObject({
+      title,
+      subtitle: '1盎司 原盒',
+      description: '原盒原证，品相如图。',
+      year: '2012',
+      certNo: '40123456',
+      price: 38_800,
+      stock: 12,
+      onSale: true,
+    })
+    expect(item.images).toHaveLength(1)
+    expect(item.images[0]).toMatch(/^\/svc\/media\/photos\/[a-f0-9]{32}\/full\.jpg$/)
 
     // Stock: take 2 off the shelf through the row's form.
     await row.getByText('调整库存').click()

@@ -1,5 +1,4 @@
 import { CouponCreatedSchema, type CouponCreate } from '@numisma/contracts/mall'
-import { MallItemCreatedSchema, type MallItemCreate } from '@numisma/contracts/staff'
 import {
   CreatedIdSchema,
   StaffBannerSchema,
@@ -13,6 +12,7 @@ import {
   type MallCategoryInput,
   type MallCategoryOrder,
   type MallCategoryRename,
+  type MallItemNew,
   type MallItemUpdate,
   type PriceStepTable,
   type StaffBanner,
@@ -34,8 +34,9 @@ export function getMallItems(query: Partial<StaffMallItemQuery>): Promise<StaffM
   return staffRequest('/mall-items', StaffMallItemPageSchema, { query })
 }
 
-export function createMallItem(input: MallItemCreate) {
-  return staffRequest('/mall-items', MallItemCreatedSchema, { method: 'POST', body: input })
+/** A new item with the edit form's fields (photos, description, grade …), in one transaction. */
+export function createMallItem(input: MallItemNew): Promise<StaffMallItem> {
+  return staffRequest('/mall-items/new', StaffMallItemSchema, { method: 'POST', body: input })
 }
 
 export function updateMallItem(id: number, input: MallItemUpdate): Promise<StaffMallItem> {

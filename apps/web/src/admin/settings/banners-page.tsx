@@ -167,36 +167,41 @@ export function BannersPage() {
     {
       title: T.image,
       dataIndex: 'image',
-      width: 132,
+      width: 120,
       render: (_, b) => (
         <Image className={styles.thumb} width={100} height={43} src={photoThumb(b.image)} />
       ),
     },
     {
+      // The title takes the width left; a long one wraps to two lines (the tooltip has the rest).
       title: T.title,
       dataIndex: 'title',
-      ellipsis: true,
+      render: (_, b) => (
+        <Typography.Paragraph className={styles.title} ellipsis={{ rows: 2, tooltip: b.title }}>
+          {b.title}
+        </Typography.Paragraph>
+      ),
     },
     {
       title: T.position,
       dataIndex: 'position',
-      width: 72,
+      width: 64,
       render: (_, b) => T.positions[b.position],
     },
     {
       title: T.link,
       dataIndex: 'link',
-      width: 220,
+      width: 180,
       render: (_, b) => (
         <Typography.Text className={styles.link} ellipsis={{ tooltip: b.link }} code>
           {b.link}
         </Typography.Text>
       ),
     },
-    { title: T.sort, dataIndex: 'sort', align: 'right', width: 64 },
+    { title: T.sort, dataIndex: 'sort', align: 'right', width: 56 },
     {
       title: T.shownFor,
-      width: 150,
+      width: 132,
       render: (_, b) => (
         <div className={styles.window}>
           <div>{formatChinaTime(b.activeFrom)}</div>
@@ -207,13 +212,13 @@ export function BannersPage() {
     {
       title: T.state,
       dataIndex: 'live',
-      width: 88,
+      width: 80,
       render: (_, b) => (b.live ? <Tag color="green">{T.live}</Tag> : <Tag>{T.notLive}</Tag>),
     },
     {
       title: T.actions,
       valueType: 'option',
-      width: 110,
+      width: 96,
       render: (_, b) => [
         <BannerForm
           key="edit"

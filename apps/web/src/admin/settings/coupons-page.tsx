@@ -13,7 +13,7 @@ import {
 } from '@ant-design/pro-components'
 import type { CouponCreate } from '@numisma/contracts/mall'
 import type { CouponState, StaffCoupon } from '@numisma/contracts/staff-settings'
-import { App, Button, Popconfirm, Tag } from 'antd'
+import { App, Button, Popconfirm, Tag, Typography } from 'antd'
 import type { Dayjs } from 'dayjs'
 import { inBackground } from '../../lib/background'
 import { StaffApiError } from '../staff-api'
@@ -88,11 +88,20 @@ export function CouponsPage() {
   }
 
   const columns: ProColumns<StaffCoupon>[] = [
-    { title: T.title, dataIndex: 'title', ellipsis: true },
-    { title: T.terms, width: 170, render: (_, c) => couponTerms(c) },
+    {
+      // The title takes the width left; a long one wraps to two lines (the tooltip has the rest).
+      title: T.title,
+      dataIndex: 'title',
+      render: (_, c) => (
+        <Typography.Paragraph className={styles.title} ellipsis={{ rows: 2, tooltip: c.title }}>
+          {c.title}
+        </Typography.Paragraph>
+      ),
+    },
+    { title: T.terms, width: 150, render: (_, c) => couponTerms(c) },
     {
       title: T.scope,
-      width: 130,
+      width: 110,
       ellipsis: true,
       render: (_, c) =>
         c.productNos.length === 0 && c.categoryIds.length === 0 ? (
@@ -105,17 +114,17 @@ export function CouponsPage() {
     },
     {
       title: T.counts,
-      width: 150,
+      width: 136,
       render: (_, c) => (
         <span className={styles.count} title={`${T.locked} ${c.locked}`}>
           {c.total} / {c.received} / {c.used}
         </span>
       ),
     },
-    { title: T.perUserShort, dataIndex: 'perUser', align: 'right', width: 64 },
+    { title: T.perUserShort, dataIndex: 'perUser', align: 'right', width: 56 },
     {
       title: T.validity,
-      width: 140,
+      width: 132,
       render: (_, c) => (
         <div className={styles.validity}>
           <div>{formatChinaTime(c.startsAt)}</div>
@@ -126,13 +135,13 @@ export function CouponsPage() {
     {
       title: T.state,
       dataIndex: 'state',
-      width: 84,
+      width: 76,
       render: (_, c) => <Tag color={STATE_COLOURS[c.state]}>{T.states[c.state]}</Tag>,
     },
     {
       title: T.actions,
       valueType: 'option',
-      width: 90,
+      width: 84,
       render: (_, c) =>
         c.state === 'issuing' || c.state === 'scheduled'
           ? [

@@ -35,9 +35,117 @@ import { SETTINGS_TEXT as T } from './texts'
 const messageOf = (error: unknown) =>
   error instanceof StaffApiError ? error.message : String(error)
 
-type EditValues = Omit<MallItemUpdate, 'price'> & { price: number }
+/** The form's values: the price in yuan, optional fields possibly cleared (undefined). */
+type EditValues = Partial<Omit<MallItemUpdate, 'title' | 'price'>> & {
+  title: string
+  price: number
+}
+type NewValues = EditValues & { stock: number }
 
 const GRADING_OPTIONS = ['PCGS', 'NGC', 'PMG', 'GBCA'].map((s) => ({ label: s, value: s }))
+
+/** What the server takes from the create or edit form: fen, and cleared fields as their empties. */
+function describedOf(values: EditValues): MallItemUpdate {
+  return {
+    title: values.title,
+    price: fenOf(values.price),
+    images: values.images ?? [],
+    categoryId: values.categoryId ?? null,
+    limitPerUser: values.limitPerUser ?? null,
+    gradingService: values.gradingService ?? null,
+    certNo: values.certNo || null,
+    subtitle: values.subtitle ?? '',
+    description: values.description ?? '',
+    year: values.year ?? '',
+    denomination: values.denomination ?? '',
+    material: values.material ?? '',
+    gradeCode: values.gradeCode ?? 0,
+    exportBanned: values.exportBanned ?? false,
+  }
+}
+
+/**
+ * The fields 新建商品 and 编辑 share (the new item adds its first stock after the price), so
+ * both forms offer the same photos, description, category, limit and grade.
+ */
+function MallItemFields({
+  categoryOptions,
+  withStock,
+}: {
+  categoryOptions: { label: string; value: number }[]
+  withStock: boolean
+}) {
+  return (
+    <>
+      <ProFormText name="title" label={T.title} rules={[{ required: true, max: 200 }]} />
+      <ProFormText name="subtitle" label={T.subtitle} rules={[{ max: 200 }]} />
+      <ProForm.Item name="images" label={T.photos}>
+        <PhotoUpload />
+      </ProForm.Item>
+      <ProForm.Group>
+        <ProFormDigit
+          name="price"
+          label={`${T.price}（${T.yuan}）`}
+          min={0.01}
+          fieldProps={{ precision: 2 }}
+          width="sm"
+          rules={[{ required: true }]}
+        />
+        {withStock && (
+          <ProFormDigit
+            name="stock"
+            label={T.initialStock}
+            min={0}
+            max={1_000_000}
+            fieldProps={{ precision: 0 }}
+            width="xs"
+            rules={[{ required: true }]}
+          />
+        )}
+        <ProFormDigit
+          name="limitPerUser"
+          label={T.limitPerUser}
+          min={1}
+          max={10_000}
+          fieldProps={{ precision: 0, placeholder: T.noLimit }}
+          width={withStock ? 'xs' : 'sm'}
+        />
+      </ProForm.Group>
+      <ProFormSelect
+        name="categoryId"
+        label={T.category}
+        options={categoryOptions}
+        allowClear
+        showSearch
+      />
+      <ProForm.Group>
+        <ProFormText name="year" label={T.year} width="sm" />
+        <ProFormText name="denomination" label={T.denomination} width="sm" />
+        <ProFormText name="material" label={T.material} width="sm" />
+      </ProForm.Group>
+      <ProForm.Group>
+        <ProFormSelect
+          name="gradingService"
+          label={T.gradingService}
+          options={GRADING_OPTIONS}
+          allowClear
+          width="sm"
+        />
+        <ProFormDigit
+          name="gradeCode"
+          label={T.grade}
+          min={0}
+          max={99}
+          fieldProps={{ precision: 0 }}
+          width="xs"
+        />
+        <ProFormText name="certNo" label={T.certNo} width="sm" />
+      </ProForm.Group>
+      <ProFormTextArea name="description" label={T.description} fieldProps={{ rows: 5 }} />
+      <ProFormSwitch name="exportBanned" label={T.exportBanned} />
+    </>
+  )
+}
 
 /** 商城商品: the mall's items with their shelf, edits, stock adjustments and sale switch. */
 export function MallItemsPage() {
@@ -179,86 +287,10 @@ export function MallItemsPage() {
           drawerProps={{ destroyOnHidden: true }}
           initialValues={{ ...item, price: yuanOf(item.price) }}
           onFinish={(values) =>
-            attempt(
-              () =>
-                update.mutateAsync({
-                  id: item.id,
-                  input: {
-                    ...values,
-                    price: fenOf(values.price),
-                    images: values.images ?? [],
-                    categoryId: values.categoryId ?? null,
-                    limitPerUser: values.limitPerUser ?? null,
-                    gradingService: values.gradingService ?? null,
-                    certNo: values.certNo || null,
-                    subtitle: values.subtitle ?? '',
-                    description: values.description ?? '',
-                    year: values.year ?? '',
-                    denomination: values.denomination ?? '',
-                    material: values.material ?? '',
-                    gradeCode: values.gradeCode ?? 0,
-                    exportBanned: values.exportBanned ?? false,
-                  },
-                }),
-              T.saved,
-            )
+            attempt(() => update.mutateAsync({ id: item.id, input: describedOf(values) }), T.saved)
           }
         >
-          <ProFormText name="title" label={T.title} rules={[{ required: true, max: 200 }]} />
-          <ProFormText name="subtitle" label={T.subtitle} rules={[{ max: 200 }]} />
-          <ProForm.Item name="images" label={T.photos}>
-            <PhotoUpload />
-          </ProForm.Item>
-          <ProForm.Group>
-            <ProFormDigit
-              name="price"
-              label={`${T.price}（${T.yuan}）`}
-              min={0.01}
-              fieldProps={{ precision: 2 }}
-              width="sm"
-              rules={[{ required: true }]}
-            />
-            <ProFormDigit
-              name="limitPerUser"
-              label={T.limitPerUser}
-              min={1}
-              max={10_000}
-              fieldProps={{ precision: 0, placeholder: T.noLimit }}
-              width="sm"
-            />
-          </ProForm.Group>
-          <ProFormSelect
-            name="categoryId"
-            label={T.category}
-            options={categoryOptions}
-            allowClear
-            showSearch
-          />
-          <ProForm.Group>
-            <ProFormText name="year" label={T.year} width="sm" />
-            <ProFormText name="denomination" label={T.denomination} width="sm" />
-            <ProFormText name="material" label={T.material} width="sm" />
-          </ProForm.Group>
-          <ProForm.Group>
-            <ProFormSelect
-              name="gradingService"
-              label={T.gradingService}
-              options={GRADING_OPTIONS}
-              allowClear
-              width="sm"
-            />
-            <ProFormDigit
-              name="gradeCode"
-              label={T.grade}
-              min={0}
-              max={99}
-              fieldProps={{ precision: 0 }}
-              width="xs"
-            />
-            <ProFormText name="certNo" label={T.certNo} width="sm" />
-          </ProForm.Group>
-          <ProFormTextArea name="description" label={T.description} fieldProps={{ rows: 5 }} />
-          <ProFormSwitch name="exportBanned" label={T.exportBanned} />
+          <MallItemFields categoryOptions={categoryOptions} withStock={false} />
         </DrawerForm>,
         <ModalForm<{ delta: number; memo?: string }>
           key="stock"
@@ -327,64 +359,26 @@ export function MallItemsPage() {
         return { data: page.items, total: page.total, success: true }
       }}
       toolBarRender={() => [
-        <ModalForm<{
-          title: string
-          price: number
-          stock: number
-          categoryId?: number
-          limitPerUser?: number
-        }>
+        <DrawerForm<NewValues>
           key="new"
           title={T.newMallItem}
-          width={480}
+          width={560}
           trigger={
             <Button type="primary" icon={<PlusOutlined />}>
               {T.newMallItem}
             </Button>
           }
-          modalProps={{ destroyOnHidden: true }}
+          drawerProps={{ destroyOnHidden: true }}
+          initialValues={{ gradeCode: 0, exportBanned: false }}
           onFinish={(values) =>
-            attempt(() => create.mutateAsync({ ...values, price: fenOf(values.price) }), T.created)
+            attempt(
+              () => create.mutateAsync({ ...describedOf(values), stock: values.stock }),
+              T.created,
+            )
           }
         >
-          <ProFormText name="title" label={T.title} rules={[{ required: true, max: 200 }]} />
-          <ProForm.Group>
-            <ProFormDigit
-              name="price"
-              label={`${T.price}（${T.yuan}）`}
-              min={0.01}
-              fieldProps={{ precision: 2 }}
-              width="sm"
-              rules={[{ required: true }]}
-            />
-            <ProFormDigit
-              name="stock"
-              label={T.initialStock}
-              min={0}
-              max={1_000_000}
-              fieldProps={{ precision: 0 }}
-              width="sm"
-              rules={[{ required: true }]}
-            />
-          </ProForm.Group>
-          <ProForm.Group>
-            <ProFormSelect
-              name="categoryId"
-              label={T.category}
-              options={categoryOptions}
-              allowClear
-              width="sm"
-            />
-            <ProFormDigit
-              name="limitPerUser"
-              label={T.limitPerUser}
-              min={1}
-              max={10_000}
-              fieldProps={{ precision: 0, placeholder: T.noLimit }}
-              width="sm"
-            />
-          </ProForm.Group>
-        </ModalForm>,
+          <MallItemFields categoryOptions={categoryOptions} withStock />
+        </DrawerForm>,
       ]}
     />
   )

@@ -1,11 +1,11 @@
 import type { CouponCreate } from '@numisma/contracts/mall'
-import type { MallItemCreate } from '@numisma/contracts/staff'
 import type {
   BannerInput,
   CategoryInput,
   MallCategoryInput,
   MallCategoryOrder,
   MallCategoryRename,
+  MallItemNew,
   MallItemUpdate,
   PriceStepTable,
   StockAdjust,
@@ -37,7 +37,10 @@ function useChange<TInput, TResult>(
 // Mall items (the table pages through the server itself; mutations refresh it).
 
 export const useCreateMallItem = () =>
-  useChange((input: MallItemCreate) => api.createMallItem(input), [MALL_ITEMS_KEY])
+  useChange(
+    (input: MallItemNew) => api.createMallItem(input),
+    [MALL_ITEMS_KEY, MALL_CATEGORIES_KEY],
+  )
 export const useUpdateMallItem = () =>
   useChange(
     ({ id, input }: { id: number; input: MallItemUpdate }) => api.updateMallItem(id, input),
