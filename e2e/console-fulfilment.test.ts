@@ -105,10 +105,8 @@ describe('console fulfilment', () => {
     await creditDeposit(staff, buyer, 100_000)
     const lotTitle = `光绪元宝 库平七钱二分 PCGS AU55 ${process.pid}`
     // A graded coin: its grade and certificate go on the pick list.
-    const { id: specialId } = await staff.post<{ id: number }>(
-      '/specials',
-      buildSpecial({ endsInMs: 8_000, softCloseWindowSeconds: 0, staggerSeconds: 1 }),
-    )
+    const special = buildSpecial({ endsInMs: 8_000, softCloseWindowSeconds: 0, staggerSeconds: 1 })
+    const { id: specialId } = await staff.post<{ id: number }>('/specials', special)
     const { id: lotId } = await staff.post<{ id: number }>('/lots', {
       ...buildLot(specialId, { title: lotTitle, startPrice: 50_000 }),
       gradeCode: 51,
@@ -177,6 +175,8 @@ describe('console fulfilment', () => {
     const row = page.locator(`tr[data-row-key="${shipmentId}"]`)
     await row.waitFor()
     expect(await row.innerText()).toContain(lotTitle)
+    // The special and the lot's number in it, where the picker finds the coin.
+    expect(await row.innerText()).toContain(`《${special.title}》 第 1 号 · 拍品 ${lotId}`)
     expect(await row.innerText()).toContain('王五 13700137000')
     await screenshot(page, 'console-fulfilment-shipments')
 
@@ -190,6 +190,8 @@ describe('console fulfilment', () => {
     )
     await sheet.waitFor()
     expect(await sheet.innerText()).toContain(lotTitle)
+    expect(await sheet.innerText()).toContain(`《${special.title}》`)
+    expect(await sheet.innerText()).toContain(`第 1 号 · 拍品 ${lotId}`)
     expect(await sheet.innerText()).toContain('137****7000')
     expect(await sheet.innerText()).toContain('评级币 · PCGS 40123456')
     expect(await sheet.innerText()).not.toContain('13700137000')

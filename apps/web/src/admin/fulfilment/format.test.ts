@@ -1,16 +1,30 @@
 import { describe, expect, it } from 'vitest'
-import { addressLine, chinaToday, itemNumber, pickListRequestOf, pickListSearch } from './format'
+import {
+  addressLine,
+  chinaToday,
+  itemNumber,
+  itemSpecial,
+  pickListRequestOf,
+  pickListSearch,
+} from './format'
 
 const words = {
   lotNo: (n: number) => `第 ${n} 号`,
   lotId: (n: number) => `拍品 ${n}`,
   productNo: (no: string) => `货号 ${no}`,
+  special: (title: string) => `《${title}》`,
 }
 
 describe('fulfilment formatting', () => {
   it('names a lot by its number and id, a mall item by its product number', () => {
     expect(itemNumber({ lotNo: 3, lotId: 41, productNo: null }, words)).toBe('第 3 号 · 拍品 41')
     expect(itemNumber({ lotNo: null, lotId: null, productNo: 'M0012' }, words)).toBe('货号 M0012')
+  })
+
+  it('names the special a lot was sold in, and none for a mall item', () => {
+    expect(itemSpecial({ specialTitle: '民国机制币专场' }, words)).toBe('《民国机制币专场》')
+    expect(itemSpecial({ specialTitle: null }, words)).toBeNull()
+    expect(itemSpecial({ specialTitle: '  ' }, words)).toBeNull()
   })
 
   it('writes a mainland address without its country, one abroad with it', () => {

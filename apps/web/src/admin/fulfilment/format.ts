@@ -34,6 +34,18 @@ export function itemNumber(
   return parts.join(' · ')
 }
 
+/**
+ * The special a lot was sold in (`《民国机制币专场》`), which with its number finds the coin on the
+ * shelf; null for a mall item.
+ */
+export function itemSpecial(
+  item: Pick<PickItem, 'specialTitle'>,
+  words: { special(title: string): string },
+): string | null {
+  const title = item.specialTitle?.trim() ?? ''
+  return title === '' ? null : words.special(title)
+}
+
 /** `138****5678 · 北京市 朝阳区 建国路88号` and the like: an address on one line. */
 export function addressLine(address: {
   province: string

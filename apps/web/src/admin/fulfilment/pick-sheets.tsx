@@ -1,6 +1,6 @@
 import { formatFen } from '@numisma/contracts/money'
 import type { PickList, PickSheet } from '@numisma/contracts/staff-fulfilment'
-import { addressLine, formatChinaTime, itemNumber } from './format'
+import { addressLine, formatChinaTime, itemNumber, itemSpecial } from './format'
 import styles from './pick-sheets.module.css'
 import { FULFIL_TEXT as T } from './texts'
 
@@ -9,7 +9,7 @@ const KIND_NAMES = { express: T.sheetExpress, pickup: T.sheetPickup, booking: T.
 /**
  * A pick list as paper: one A4 sheet per shipment or booking (a page break between them), each
  * with the house, the day, the buyer (mobile masked), where it goes or when it is fetched, and
- * every item with its number, grade and certificate and a box to tick.
+ * every item with its special and number, grade and certificate and a box to tick.
  */
 export function PickSheets({ list }: { list: PickList }) {
   if (list.sheets.length === 0) {
@@ -120,7 +120,10 @@ function SheetBody({ sheet }: { sheet: PickSheet }) {
                 <span className={styles.box} aria-hidden="true" />
               </td>
               <td>{item.title}</td>
-              <td className={styles.nowrap}>{itemNumber(item, T)}</td>
+              <td className={styles.number}>
+                <div>{itemSpecial(item, T)}</div>
+                <div className={styles.nowrap}>{itemNumber(item, T)}</div>
+              </td>
               <td>
                 {[item.grade, item.certNo && T.cert(item.gradingService, item.certNo)]
                   .filter(Boolean)
