@@ -1,4 +1,3 @@
-import type { LotDetail } from '@numisma/contracts/catalog'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -7,15 +6,13 @@ import {
   createSpecialWithLots,
   createUser,
   creditDeposit,
-  dataOf,
   launchBrowser,
-  mainCall,
   phoneContext,
   screenshot,
   signedInContext,
   staffSession,
-  type TestUser,
 } from './fixtures'
+import { waitClosed } from './closing'
 
 let browser: Browser
 
@@ -23,17 +20,6 @@ beforeAll(async () => {
   browser = await launchBrowser()
 })
 afterAll(() => browser.close())
-
-/** Waits for the closing sweeper (every second) to settle a lot. */
-async function waitClosed(lotId: number, as?: TestUser): Promise<LotDetail> {
-  const deadline = Date.now() + 60_000
-  for (;;) {
-    const lot = await dataOf<LotDetail>(mainCall(`/auction/${lotId}`, { as }))
-    if (lot.status === 'sold' || lot.status === 'unsold') return lot
-    if (Date.now() > deadline) throw new Error(`lot ${lotId} did not close: ${lot.status}`)
-    await new Promise((resolve) => setTimeout(resolve, 500))
-  }
-}
 
 const bar = (page: Page) => page.locator('[data-testid=bid-bar]')
 /** Visible text without the breaks the price's spans put between ¥, yuan and cents. */

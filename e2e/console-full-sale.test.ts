@@ -1,5 +1,4 @@
 import type { CompanyBank } from '@numisma/contracts/account'
-import type { LotDetail } from '@numisma/contracts/catalog'
 import { formatChinaDate } from '@numisma/contracts/dates'
 import type { Order } from '@numisma/contracts/orders'
 import { HEADER, randomUuid } from '@numisma/contracts/signing'
@@ -20,8 +19,8 @@ import {
   screenshot,
   signedInContext,
   staffSession,
-  type TestUser,
 } from './fixtures'
+import { waitClosed, wonOrder } from './closing'
 
 let browser: Browser
 
@@ -41,28 +40,6 @@ const staffIdOf = async (username: string): Promise<number> =>
   (await asAdmin<{ id: number; username: string }[]>('/staff-members')).find(
     (m) => m.username === username,
   )!.id
-
-/** Waits for the closing sweeper (every second) to settle a lot. */
-async function waitClosed(lotId: number, as: TestUser): Promise<LotDetail> {
-  const deadline = Date.now() + 90_000
-  for (;;) {
-    const lot = await dataOf<LotDetail>(mainCall(`/auction/${lotId}`, { as }))
-    if (lot.status === 'sold' || lot.status === 'unsold') return lot
-    if (Date.now() > deadline) throw new Error(`lot ${lotId} did not close: ${lot.status}`)
-    await new Promise((resolve) => setTimeout(resolve, 500))
-  }
-}
-
-async function wonOrder(as: TestUser, lotId: number): Promise<Order> {
-  const deadline = Date.now() + 20_000
-  for (;;) {
-    const pending = await dataOf<Order[]>(mainCall('/user/3_3/order/query', { as }))
-    const order = pending.find((o) => o.items.some((i) => i.lotId === lotId))
-    if (order) return order
-    if (Date.now() > deadline) throw new Error(`no order for lot ${lotId}`)
-    await new Promise((resolve) => setTimeout(resolve, 300))
-  }
-}
 
 /** The bank slip a collector photographs: a JPEG data URL. */
 async function slip(amountText: string): Promise<string> {

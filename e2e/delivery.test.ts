@@ -1,5 +1,4 @@
 import type { Booking, DeliveryInfo, Shipment, ShipmentsPage } from '@numisma/contracts/delivery'
-import type { LotDetail } from '@numisma/contracts/catalog'
 import type { Order } from '@numisma/contracts/orders'
 import { HEADER, randomUuid } from '@numisma/contracts/signing'
 import type { Browser, Page } from 'playwright-core'
@@ -23,6 +22,7 @@ import {
   type Staff,
   type TestUser,
 } from './fixtures'
+import { pendingOf, waitClosed, wonOrder } from './closing'
 
 let browser: Browser
 
@@ -32,30 +32,6 @@ beforeAll(async () => {
 afterAll(() => browser.close())
 
 const PASSWORD = '258036'
-
-/** Waits for the closing sweeper (every second) to settle a lot. */
-async function waitClosed(lotId: number, as: TestUser): Promise<LotDetail> {
-  const deadline = Date.now() + 60_000
-  for (;;) {
-    const lot = await dataOf<LotDetail>(mainCall(`/auction/${lotId}`, { as }))
-    if (lot.status === 'sold' || lot.status === 'unsold') return lot
-    if (Date.now() > deadline) throw new Error(`lot ${lotId} did not close: ${lot.status}`)
-    await new Promise((resolve) => setTimeout(resolve, 500))
-  }
-}
-
-const pendingOf = (as: TestUser) => dataOf<Order[]>(mainCall('/user/3_3/order/query', { as }))
-
-/** The pending order of a won lot, once the closing has made it. */
-async function wonOrder(as: TestUser, lotId: number): Promise<Order> {
-  const deadline = Date.now() + 20_000
-  for (;;) {
-    const order = (await pendingOf(as)).find((o) => o.items.some((i) => i.lotId === lotId))
-    if (order) return order
-    if (Date.now() > deadline) throw new Error(`no order for lot ${lotId}`)
-    await new Promise((resolve) => setTimeout(resolve, 300))
-  }
-}
 
 /** A mall order placed over the API, unpaid. */
 async function mallOrder(staff: Staff, as: TestUser): Promise<number> {

@@ -1,4 +1,3 @@
-import type { LotDetail } from '@numisma/contracts/catalog'
 import type { Order } from '@numisma/contracts/orders'
 import type { UserStatistics } from '@numisma/contracts/user'
 import type { Browser, Page } from 'playwright-core'
@@ -17,8 +16,8 @@ import {
   screenshot,
   signedInContext,
   staffSession,
-  type TestUser,
 } from './fixtures'
+import { waitClosed, wonOrder } from './closing'
 
 let browser: Browser
 
@@ -26,29 +25,6 @@ beforeAll(async () => {
   browser = await launchBrowser()
 })
 afterAll(() => browser.close())
-
-/** Waits for the closing sweeper (every second) to settle a lot. */
-async function waitClosed(lotId: number, as: TestUser): Promise<LotDetail> {
-  const deadline = Date.now() + 60_000
-  for (;;) {
-    const lot = await dataOf<LotDetail>(mainCall(`/auction/${lotId}`, { as }))
-    if (lot.status === 'sold' || lot.status === 'unsold') return lot
-    if (Date.now() > deadline) throw new Error(`lot ${lotId} did not close: ${lot.status}`)
-    await new Promise((resolve) => setTimeout(resolve, 500))
-  }
-}
-
-/** The pending order of a won lot, once the closing has made it. */
-async function wonOrder(as: TestUser, lotId: number): Promise<Order> {
-  const deadline = Date.now() + 20_000
-  for (;;) {
-    const pending = await dataOf<Order[]>(mainCall('/user/3_3/order/query', { as }))
-    const order = pending.find((o) => o.items.some((item) => item.lotId === lotId))
-    if (order) return order
-    if (Date.now() > deadline) throw new Error(`no order for lot ${lotId}`)
-    await new Promise((resolve) => setTimeout(resolve, 300))
-  }
-}
 
 /** Taps digits on antd-mobile's number keyboard (the one that is up). */
 async function typeDigits(page: Page, digits: string): Promise<void> {
