@@ -121,17 +121,25 @@ const OUTCOME_TEXT: Record<ResultLot['status'], string> = {
 
 /**
  * A lot's outcome in the words the results page and its CSV both use: 成交, 流拍（未达保留价
- * ¥5,000.00）, 流拍（无人出价）, 竞拍中, 未开拍.
+ * ¥5,000.00）, 流拍（无人出价）, 竞拍中, 未开拍 — as the word and the reason in brackets (the page
+ * sets the reason under the word), or as one text.
  */
+export function resultOutcomeParts(
+  lot: Pick<ResultLot, 'status' | 'unsoldReason' | 'reservePrice'>,
+): { word: string; reason: string | null } {
+  const word = OUTCOME_TEXT[lot.status]
+  if (lot.status !== 'unsold') return { word, reason: null }
+  if (lot.unsoldReason === 'reserve_not_met' && lot.reservePrice !== null)
+    return { word, reason: `（未达保留价 ¥${formatFen(lot.reservePrice)}）` }
+  if (lot.unsoldReason === 'no_bids') return { word, reason: '（无人出价）' }
+  return { word, reason: null }
+}
+
 export function resultOutcomeText(
   lot: Pick<ResultLot, 'status' | 'unsoldReason' | 'reservePrice'>,
 ): string {
-  const word = OUTCOME_TEXT[lot.status]
-  if (lot.status !== 'unsold') return word
-  if (lot.unsoldReason === 'reserve_not_met' && lot.reservePrice !== null)
-    return `${word}（未达保留价 ¥${formatFen(lot.reservePrice)}）`
-  if (lot.unsoldReason === 'no_bids') return `${word}（无人出价）`
-  return word
+  const { word, reason } = resultOutcomeParts(lot)
+  return `${word}${reason ?? ''}`
 }
 
 export const SaleResultsSchema = z.object({

@@ -7,12 +7,28 @@ import { Link } from 'react-router'
 import { Countdown, useServerNow } from './countdown'
 import styles from './live-page.module.css'
 import { LoadError } from './load-error'
-import { useLiveView } from './queries'
+import { useLiveView, useSpecialsFollow } from './queries'
+import { specialEnd } from './sale-specials'
+import type { LiveConnection } from './connection'
 import { SpecialPicker, useChosenSpecial } from './special-picker'
 import { LOT_STATUS_TEXT, SALE_STATE_TEXT, SALES_TEXT as T } from './texts'
 import { useLiveSale } from './use-live-sale'
 
 const STATUS_COLOR = { preview: 'blue', live: 'red', sold: 'green', unsold: 'default' } as const
+
+type Shown = Exclude<LiveConnection, 'idle'>
+const CONNECTION_BADGE = {
+  connecting: 'default',
+  connected: 'processing',
+  lost: 'warning',
+  unreachable: 'error',
+} as const satisfies Record<Shown, string>
+const CONNECTION_TEXT: Record<Shown, string> = {
+  connecting: T.connecting,
+  connected: T.connected,
+  lost: T.reconnecting,
+  unreachable: T.unreachable,
+}
 
 /**
  * 实时拍卖: a running special's lots as bids arrive — price, bids, watchers, leader, reserve and a
@@ -22,10 +38,11 @@ const STATUS_COLOR = { preview: 'blue', live: 'red', sold: 'green', unsold: 'def
 export function LivePage() {
   const { specials, specialId, choose } = useChosenSpecial()
   const live = useLiveView(specialId)
-  const connected = useLiveSale(specialId, live.data)
+  const connection = useLiveSale(specialId, live.data)
   const now = useServerNow(live.data?.offset ?? 0)
   const view = live.data
   const special = view?.special
+  useSpecialsFollow(specials.data, special)
 
   const columns: ProColumns<LiveLot>[] = [
     { title: T.lotNoColumn, dataIndex: 'lotNo', width: 84, align: 'center' },
@@ -159,17 +176,17 @@ export function LivePage() {
               <Tag color={special.state === 'running' ? 'red' : undefined}>
                 {SALE_STATE_TEXT[special.state]}
               </Tag>
-              {special.state !== 'closed' && (
+              {special.state !== 'closed' && connection !== 'idle' && (
                 <Badge
-                  status={connected ? 'processing' : 'warning'}
-                  text={connected ? T.connected : T.reconnecting}
+                  status={CONNECTION_BADGE[connection]}
+                  text={CONNECTION_TEXT[connection]}
                   data-testid="live-connection"
                 />
               )}
             </Space>
             <Typography.Text type="secondary">
               {formatChinaDate(special.startsAt, 'MM-DD HH:mm')} —{' '}
-              {formatChinaDate(special.lastLotEndsAt ?? special.endsAt, 'MM-DD HH:mm')}
+              {formatChinaDate(specialEnd(special), 'MM-DD HH:mm')}
             </Typography.Text>
           </div>
           {view && (

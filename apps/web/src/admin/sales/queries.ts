@@ -1,5 +1,7 @@
-import type { Relist } from '@numisma/contracts/staff-sales'
+import type { Relist, SalesSpecial } from '@numisma/contracts/staff-sales'
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useEffect } from 'react'
+import { inBackground } from '../../lib/background'
 import {
   forfeitOrder,
   getLiveView,
@@ -9,6 +11,7 @@ import {
   relistLot,
 } from './api'
 import { clockOffset } from './live-lots'
+import { listIsBehind } from './sale-specials'
 
 export const SALES_KEY = ['staff', 'sales'] as const
 export const SPECIALS_KEY = [...SALES_KEY, 'specials'] as const
@@ -19,8 +22,30 @@ export const OVERDUE_KEY = [...SALES_KEY, 'overdue'] as const
 /** Watcher counts are not pushed: the live view is read again this often. */
 export const LIVE_REFRESH_MS = 30_000
 
+/** The picker's list is read again this often, so states and ends do not go stale. */
+export const SPECIALS_REFRESH_MS = 60_000
+
 export function useSalesSpecials() {
-  return useQuery({ queryKey: SPECIALS_KEY, queryFn: getSalesSpecials })
+  return useQuery({
+    queryKey: SPECIALS_KEY,
+    queryFn: getSalesSpecials,
+    refetchInterval: SPECIALS_REFRESH_MS,
+  })
+}
+
+/**
+ * Reads the specials list again as soon as a fresher read of the special shown (live view or
+ * results) finds it moved on: closed, or its end pushed out by a soft close.
+ */
+export function useSpecialsFollow(
+  list: readonly SalesSpecial[] | undefined,
+  special: SalesSpecial | undefined,
+) {
+  const queryClient = useQueryClient()
+  const behind = listIsBehind(list, special)
+  useEffect(() => {
+    if (behind) inBackground(queryClient.invalidateQueries({ queryKey: SPECIALS_KEY }))
+  }, [behind, queryClient])
 }
 
 export function useLiveView(specialId: number | null) {

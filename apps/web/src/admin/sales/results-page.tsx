@@ -3,7 +3,11 @@ import { PageContainer, ProTable, type ProColumns } from '@ant-design/pro-compon
 import { formatChinaDate } from '@numisma/contracts/dates'
 import { formatFen } from '@numisma/contracts/money'
 import { mayAccess } from '@numisma/contracts/staff'
-import type { ResultLot, SalesSpecial } from '@numisma/contracts/staff-sales'
+import {
+  resultOutcomeParts,
+  type ResultLot,
+  type SalesSpecial,
+} from '@numisma/contracts/staff-sales'
 import { Button, Card, Space, Statistic, Tag, Typography } from 'antd'
 import { Link } from 'react-router'
 import { useStaffSession } from '../staff-queries'
@@ -11,9 +15,11 @@ import { resultsCsvUrl } from './api'
 import { LoadError } from './load-error'
 import { RelistButton } from './relist-button'
 import styles from './results-page.module.css'
-import { useResults } from './queries'
+import { useResults, useSpecialsFollow } from './queries'
+import { shownBuyer } from './result-lots'
+import { specialEnd } from './sale-specials'
 import { SpecialPicker, useChosenSpecial } from './special-picker'
-import { LOT_STATUS_TEXT, ORDER_STATUS_TEXT, SALE_STATE_TEXT, SALES_TEXT as T } from './texts'
+import { ORDER_STATUS_TEXT, SALE_STATE_TEXT, SALES_TEXT as T } from './texts'
 
 const STATUS_COLOR = { preview: 'blue', live: 'red', sold: 'green', unsold: 'default' } as const
 const ORDER_COLOR = {
@@ -30,8 +36,9 @@ const ORDER_COLOR = {
 const latestClosed = (list: SalesSpecial[]) => list.find((s) => s.state === 'closed') ?? list[0]
 
 /**
- * 结拍结果: per lot sold or unsold, hammer, buyer and their order's state, the sale's totals, a
- * CSV of it all, and 重新上拍 for what did not sell (or was forfeited).
+ * 结拍结果: per lot sold or unsold (and why: below its reserve, or no bid), hammer and buyer with
+ * their order's state — or, unsold below the reserve, the highest bid and bidder the house may
+ * call — the sale's totals, a CSV of it all, and 重新上拍 for what did not sell (or was forfeited).
  */
 export function ResultsPage() {
   const { specials, specialId, choose } = useChosenSpecial(latestClosed)
@@ -39,9 +46,10 @@ export function ResultsPage() {
   const session = useStaffSession()
   const mayRelist = mayAccess(session.data?.roles ?? [], ['cataloguer'])
   const data = results.data
+  useSpecialsFollow(specials.data, data?.special)
 
   const columns: ProColumns<ResultLot>[] = [
-    { title: T.lotNoColumn, dataIndex: 'lotNo', width: 84, align: 'center' },
+    { title: T.lotNoColumn, dataIndex: 'lotNo', width: 60, align: 'center' },
     {
       title: T.lot,
       dataIndex: 'title',
@@ -54,48 +62,69 @@ export function ResultsPage() {
     {
       title: T.outcome,
       dataIndex: 'status',
-      width: 80,
-      render: (_, lot) => (
-        <Tag color={STATUS_COLOR[lot.status]} data-testid={`outcome-${lot.id}`}>
-          {LOT_STATUS_TEXT[lot.status]}
-        </Tag>
-      ),
+      width: 150,
+      render: (_, lot) => {
+        const { word, reason } = resultOutcomeParts(lot)
+        return (
+          <span className={styles.outcome} data-testid={`outcome-${lot.id}`}>
+            <Tag color={STATUS_COLOR[lot.status]}>{word}</Tag>
+            {reason && (
+              <Typography.Text type="secondary" className={styles.reason}>
+                {reason}
+              </Typography.Text>
+            )}
+          </span>
+        )
+      },
     },
     {
-      title: T.hammer,
+      title: T.priceColumn,
       dataIndex: 'hammer',
-      width: 130,
+      width: 110,
       align: 'right',
       render: (_, lot) =>
-        lot.status === 'sold' && lot.hammer !== null ? (
-          <span className={styles.price}>¥{formatFen(lot.hammer)}</span>
-        ) : lot.hammer !== null ? (
-          <Typography.Text type="secondary">¥{formatFen(lot.hammer)}</Typography.Text>
-        ) : (
-          <Typography.Text type="secondary">—</Typography.Text>
-        ),
-    },
-    { title: T.bidsColumn, dataIndex: 'bidCount', width: 100, align: 'center' },
-    {
-      title: T.buyer,
-      dataIndex: 'buyer',
-      width: 150,
-      render: (_, lot) =>
-        lot.buyer ? (
-          <Space direction="vertical" size={0}>
-            <span>{lot.buyer.mobile}</span>
+        lot.hammer !== null ? (
+          <Space direction="vertical" size={0} data-testid={`price-${lot.id}`}>
+            <span className={styles.price}>¥{formatFen(lot.hammer)}</span>
             <Typography.Text type="secondary" className={styles.small}>
-              ID {lot.buyer.userId}
+              {T.hammer}
+            </Typography.Text>
+          </Space>
+        ) : lot.highestBid !== null ? (
+          <Space direction="vertical" size={0} data-testid={`price-${lot.id}`}>
+            <span>¥{formatFen(lot.highestBid)}</span>
+            <Typography.Text type="secondary" className={styles.small}>
+              {lot.status === 'unsold' ? T.highestBid : T.currentPrice}
             </Typography.Text>
           </Space>
         ) : (
           <Typography.Text type="secondary">—</Typography.Text>
         ),
     },
+    { title: T.bidsColumn, dataIndex: 'bidCount', width: 60, align: 'center' },
+    {
+      title: T.buyer,
+      dataIndex: 'buyer',
+      width: 160,
+      render: (_, lot) => {
+        const shown = shownBuyer(lot)
+        return shown ? (
+          <Space direction="vertical" size={0} data-testid={`buyer-${lot.id}`}>
+            <span>{shown.buyer.mobile}</span>
+            <Typography.Text type="secondary" className={styles.small}>
+              ID {shown.buyer.userId}
+              {shown.role === 'highestBidder' && ` · ${T.highestBidder}`}
+            </Typography.Text>
+          </Space>
+        ) : (
+          <Typography.Text type="secondary">—</Typography.Text>
+        )
+      },
+    },
     {
       title: T.order,
       dataIndex: 'order',
-      width: 170,
+      width: 130,
       render: (_, lot) =>
         lot.order ? (
           <Space size={4}>
@@ -109,7 +138,7 @@ export function ResultsPage() {
     {
       title: T.actions,
       dataIndex: 'relistable',
-      width: 190,
+      width: 150,
       render: (_, lot) =>
         lot.relistedAs ? (
           <Link to={`/sales/live?special=${lot.relistedAs.specialId}`} className={styles.small}>
@@ -142,10 +171,7 @@ export function ResultsPage() {
               </Typography.Title>
               <Tag>{SALE_STATE_TEXT[data.special.state]}</Tag>
               <Typography.Text type="secondary">
-                {formatChinaDate(
-                  data.special.lastLotEndsAt ?? data.special.endsAt,
-                  'YYYY-MM-DD HH:mm',
-                )}
+                {formatChinaDate(specialEnd(data.special), 'YYYY-MM-DD HH:mm')}
               </Typography.Text>
             </Space>
             <Button

@@ -4,6 +4,7 @@ import { Select, Tag } from 'antd'
 import { useEffect } from 'react'
 import { useSearchParams } from 'react-router'
 import { useSalesSpecials } from './queries'
+import { specialEnd } from './sale-specials'
 import styles from './special-picker.module.css'
 import { SALE_STATE_TEXT, SALES_TEXT as T } from './texts'
 
@@ -32,7 +33,7 @@ export function useChosenSpecial(
   }
 }
 
-/** A picker of specials: state, title, lot count and end, running ones first. */
+/** A picker of specials: state, title, lot count and real end (last lot's close), running first. */
 export function SpecialPicker({
   specials,
   value,
@@ -65,7 +66,7 @@ export function SpecialPicker({
             </Tag>
             <span className={styles.title}>{s.title}</span>
             <span className={styles.meta}>
-              {T.lots(s.lotCount)} · {formatChinaDate(s.endsAt, 'MM-DD HH:mm')}
+              {T.lots(s.lotCount)} · {T.endsAtShort} {formatChinaDate(specialEnd(s), 'MM-DD HH:mm')}
             </span>
           </span>
         ),
