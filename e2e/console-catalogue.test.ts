@@ -244,7 +244,7 @@ describe('the catalogue pages', () => {
     const staff = await staffSession()
     const { specialId } = await createSpecialWithLots(
       staff,
-      buildSpecial({ endsInMs: 1_500, staggerSeconds: 1, softCloseWindowSeconds: 0 }),
+      buildSpecial({ endsInMs: 6_000, staggerSeconds: 1, softCloseWindowSeconds: 0 }),
       [{}],
     )
     await expect

@@ -556,8 +556,28 @@ describe.each(databases)('the console catalogue on $name', (kind) => {
     expect(add.statusCode).toBe(409)
     expect(add.json()).toMatchObject({ code: 'SPECIAL_CLOSED' })
     const csv = 'title,startPrice\n迟到的拍品,100'
-    const imported = await cataloguer('POST', `/specials/${id}/lots/import`, { csv })
-    expect(imported.statusCode).toBeGreaterThanOrEqual(400)
-    expect(imported.statusCode).toBeLessThan(500)
+    for (const dryRun of [true, false]) {
+      const imported = await cataloguer('POST', `/specials/${id}/lots/import`, { csv, dryRun })
+      expect(imported.statusCode).toBe(409)
+      expect(imported.json()).toMatchObject({ code: 'SPECIAL_CLOSED' })
+    }
+    const detail = await admin('GET', `/specials/${id}`)
+    expect(detail.json()).toMatchObject({ data: { acceptsLots: false } })
+  })
+
+  it('takes only pictures of ours or https from a CSV', async () => {
+    const { id } = await special(0)
+    for (const url of [
+      'http://evil.example/b.jpg',
+      '/\\evil.example/a.jpg',
+      'javascript:alert(1)',
+    ]) {
+      const csv = `title,startPrice,images\n一枚银币,100,${url}`
+      const res = await cataloguer('POST', `/specials/${id}/lots/import`, { csv, dryRun: true })
+      expect(res.statusCode).toBe(200)
+      expect(res.json<{ data: { errors: { field: string }[] } }>().data.errors).toEqual([
+        expect.objectContaining({ field: 'images' }),
+      ])
+    }
   })
 })

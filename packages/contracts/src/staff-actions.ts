@@ -44,6 +44,7 @@ export const STAFF_ACTION_NAMES: Record<string, string> = {
   'POST /svc/main/admin/banners': '新建首页横幅',
   'PUT /svc/main/admin/banners/:id': '编辑首页横幅',
   'DELETE /svc/main/admin/banners/:id': '删除首页横幅',
+  'POST /svc/main/admin/mall-items/new': '新建商城商品',
   'POST /svc/main/admin/coupons/:id/stop': '停止发放优惠券',
   'PUT /svc/main/admin/price-steps': '更换加价阶梯',
   // The auction catalogue (cataloguers).

@@ -27,6 +27,8 @@ export const StaffSpecialSchema = z.object({
   softCloseWindowSeconds: z.number().int(),
   softCloseExtendSeconds: z.number().int(),
   status: SpecialStatusSchema,
+  /** Whether lots may still be added (by hand or CSV): until its first lot's close (`endsAt`). */
+  acceptsLots: z.boolean(),
   lotCount: z.number().int(),
   bidCount: z.number().int(),
   createdAt: z.string(),

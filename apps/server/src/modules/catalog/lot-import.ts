@@ -1,3 +1,4 @@
+import { isShopLink } from '@numisma/contracts/api'
 import { ERRORS } from '@numisma/contracts/errors'
 import {
   GRADING_SERVICES,
@@ -34,7 +35,6 @@ const REQUIRED: readonly LotImportColumn[] = ['title', 'startPrice']
 const YES = new Set(['1', 'true', 'yes', 'y', '是'])
 const NO = new Set(['', '0', 'false', 'no', 'n', '否'])
 const YUAN = /^\d{1,9}(\.\d{1,2})?$/
-const IMAGE_URL = /^(https?:\/\/[^\s]+|\/[^\s/][^\s]*)$/
 const MAX_TEXT = { title: 200, subtitle: 200, description: 5000, certNo: 40 } as const
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/
@@ -190,7 +190,7 @@ function checkRow(
     .map((url) => url.trim())
     .filter((url) => url !== '')
   if (images.length > 20) refuse('images', '最多 20 张图片')
-  const bad = images.find((url) => url.length > 2048 || !IMAGE_URL.test(url))
+  const bad = images.find((url) => url.length > 2048 || !isShopLink(url))
   if (bad !== undefined) refuse('images', `不是有效的图片网址：${bad.slice(0, 80)}`)
 
   if (startPrice === undefined) return null

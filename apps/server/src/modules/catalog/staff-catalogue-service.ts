@@ -41,6 +41,7 @@ export function toStaffSpecial(row: SpecialWithTotals, now: number): StaffSpecia
     softCloseWindowSeconds: row.soft_close_window_seconds,
     softCloseExtendSeconds: row.soft_close_extend_seconds,
     status: now < row.starts_at ? 'preview' : now < row.over_at ? 'live' : 'ended',
+    acceptsLots: now < row.ends_at,
     lotCount: row.lot_count,
     bidCount: row.bid_count,
     createdAt: iso(row.created_at),
@@ -312,6 +313,9 @@ export class StaffCatalogueService {
   async importLots(specialId: number, input: LotImport): Promise<LotImportResult> {
     const special = await this.deps.repo.findSpecial(specialId)
     if (!special) throw new AppError('NOT_FOUND', { specialId })
+    // The check too: a file that passes it must not then fail for the special (addLots' rule).
+    if (this.deps.clock.now() >= special.ends_at)
+      throw new AppError('SPECIAL_CLOSED', { specialId })
     const [steps, categories] = await Promise.all([
       this.deps.priceSteps(),
       this.deps.repo.listCategories(),

@@ -62,8 +62,8 @@ export function LotImportPage() {
   const [imported, setImported] = useState<LotImportResult | null>(null)
 
   const special = specials.data?.items.find((s) => s.id === specialId)
-  // An ended special's lots have all closed: a lot imported now would open after its sale.
-  const closed = special?.status === 'ended'
+  // Once its first lot has closed a special takes no more lots (the server's rule, acceptsLots).
+  const closed = special !== undefined && !special.acceptsLots
   const current = checked !== null && checked.csv === csv && checked.specialId === specialId
   const passed = current && checked.result.errors.length === 0 && !closed
 
@@ -136,7 +136,7 @@ export function LotImportPage() {
             options={(specials.data?.items ?? []).map((s) => ({
               value: s.id,
               label: `${s.title}（${T.specialStatus[s.status]} · ${s.lotCount} 件）`,
-              disabled: s.status === 'ended',
+              disabled: !s.acceptsLots,
             }))}
           />
         </div>

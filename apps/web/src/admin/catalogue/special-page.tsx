@@ -83,8 +83,8 @@ function SpecialView({ special }: { special: StaffSpecialDetail }) {
   const { message } = App.useApp()
   const withdraw = useWithdrawLot()
   const preview = special.status === 'preview'
-  // Every lot of an ended special has closed: a lot added now would open after its sale.
-  const closed = special.status === 'ended'
+  // Once its first lot has closed a special takes no more lots (the server's rule, acceptsLots).
+  const closed = !special.acceptsLots
 
   const withdrawLot = async (lot: StaffLot) => {
     try {

@@ -4,7 +4,7 @@
  */
 export function isStaleBuild(error: unknown): boolean {
   const message = error instanceof Error ? error.message : String(error)
-  return /dynamically imported module|Importing a module script failed|Unable to preload CSS|Failed to fetch/i.test(
+  return /dynamically imported module|Importing a module script failed|Unable to preload CSS/i.test(
     message,
   )
 }
