@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Form, Input, Typography } from 'antd'
-import { StaffApiError } from './staff-api'
+import { staffErrorMessage } from './staff-api'
 import styles from './sign-in-page.module.css'
 import { useStaffLogin } from './staff-queries'
 import { TEXT } from './texts'
@@ -25,7 +25,7 @@ export function SignInPage() {
             type="error"
             showIcon
             className={styles.error}
-            message={error instanceof StaffApiError ? error.message : TEXT.signInFailed}
+            message={staffErrorMessage(error, TEXT.signInFailed)}
             data-testid="staff-sign-in-error"
           />
         ) : null}

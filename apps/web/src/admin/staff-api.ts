@@ -28,6 +28,11 @@ export class StaffApiError extends Error {
   }
 }
 
+/** What to tell staff of a failed call: the server's coded message, else `fallback` or the error. */
+export function staffErrorMessage(error: unknown, fallback?: string): string {
+  return error instanceof StaffApiError ? error.message : (fallback ?? String(error))
+}
+
 const ErrorBodySchema = z.object({ code: z.string(), message: z.string() })
 
 export async function staffRequest<T>(

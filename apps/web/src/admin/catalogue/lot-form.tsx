@@ -13,7 +13,7 @@ import type { PriceStep } from '@numisma/domain/increments'
 import { App, type FormInstance } from 'antd'
 import type { ReactElement } from 'react'
 import { PhotoUpload } from '../components/photo-upload'
-import { StaffApiError } from '../staff-api'
+import { staffErrorMessage } from '../staff-api'
 import { fenOf, offGrid, yuanOf } from './format'
 import { useCategories, useCreateLot, usePriceSteps, useUpdateLot } from './queries'
 import { CATALOGUE_TEXT as T } from './texts'
@@ -110,7 +110,7 @@ export function LotDrawer(props: { specialId: number; lot?: StaffLot; trigger: R
       message.success(T.saved)
       return true
     } catch (error) {
-      message.error(error instanceof StaffApiError ? error.message : String(error))
+      message.error(staffErrorMessage(error))
       return false
     }
   }

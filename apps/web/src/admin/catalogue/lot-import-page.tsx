@@ -9,7 +9,7 @@ import { Alert, App, Button, Card, Input, Result, Select, Space, Table, Tag, Upl
 import { useState } from 'react'
 import { Link, useSearchParams } from 'react-router'
 import { inBackground } from '../../lib/background'
-import { StaffApiError } from '../staff-api'
+import { staffErrorMessage } from '../staff-api'
 import { LOT_IMPORT_TEMPLATE_URL } from './api'
 import { CSV_MAX_BYTES } from './format'
 import styles from './lot-import-page.module.css'
@@ -77,7 +77,7 @@ export function LotImportPage() {
         message.success(T.imported(result.lots.length))
       }
     } catch (error) {
-      message.error(error instanceof StaffApiError ? error.message : String(error))
+      message.error(staffErrorMessage(error))
       setChecked(null)
     }
   }

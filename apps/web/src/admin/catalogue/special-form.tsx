@@ -12,7 +12,7 @@ import { Alert, App } from 'antd'
 import dayjs, { type Dayjs } from 'dayjs'
 import type { ReactElement } from 'react'
 import { PhotoUpload } from '../components/photo-upload'
-import { StaffApiError } from '../staff-api'
+import { staffErrorMessage } from '../staff-api'
 import { pickedIso, pickerDate } from './format'
 import { useCreateSpecial, useUpdateSpecial } from './queries'
 import styles from './special-form.module.css'
@@ -121,7 +121,7 @@ export function SpecialDrawer(props: {
       }
       return true
     } catch (error) {
-      message.error(error instanceof StaffApiError ? error.message : String(error))
+      message.error(staffErrorMessage(error))
       return false
     }
   }

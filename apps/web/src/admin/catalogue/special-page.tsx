@@ -25,7 +25,7 @@ import {
 import { Link, useParams } from 'react-router'
 import { inBackground } from '../../lib/background'
 import { photoThumb } from '../components/photo-api'
-import { StaffApiError } from '../staff-api'
+import { staffErrorMessage } from '../staff-api'
 import { LOT_IMPORT_TEMPLATE_URL } from './api'
 import { chinaTime, durationText } from './format'
 import { LotDrawer } from './lot-form'
@@ -65,9 +65,7 @@ export function SpecialPage() {
     return (
       <Result
         status="404"
-        title={
-          special.error instanceof StaffApiError ? special.error.message : String(special.error)
-        }
+        title={staffErrorMessage(special.error)}
         extra={
           <Link to="/catalogue/specials">
             <Button>{T.backToList}</Button>
@@ -91,7 +89,7 @@ function SpecialView({ special }: { special: StaffSpecialDetail }) {
       await withdraw.mutateAsync(lot.id)
       message.success(T.withdrawn)
     } catch (error) {
-      message.error(error instanceof StaffApiError ? error.message : String(error))
+      message.error(staffErrorMessage(error))
     }
   }
 

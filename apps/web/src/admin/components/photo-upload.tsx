@@ -1,7 +1,7 @@
 import { ArrowLeftOutlined, PlusOutlined } from '@ant-design/icons'
 import { App, Button, Image, Tag, Tooltip, Upload, type UploadFile } from 'antd'
 import { useEffect, useRef, useState } from 'react'
-import { StaffApiError } from '../staff-api'
+import { staffErrorMessage } from '../staff-api'
 import { moveForward, PHOTO_MAX_BYTES, photoThumb, readAsDataUrl, uploadPhoto } from './photo-api'
 import { dropSlot, fillSlot, fitsInField, settleSlots, type PhotoSlot } from './photo-order'
 import styles from './photo-upload.module.css'
@@ -114,9 +114,7 @@ export function PhotoUpload({ value = [], onChange, max = 20, hint, disabled }: 
             .then(
               (photo) => updateSlots(fillSlot(waiting.current, uid, photo.url)),
               (error: unknown) => {
-                void message.error(
-                  `${blob.name}：${error instanceof StaffApiError ? error.message : TEXT.failed}`,
-                )
+                void message.error(`${blob.name}：${staffErrorMessage(error, TEXT.failed)}`)
                 updateSlots(dropSlot(waiting.current, uid))
               },
             )

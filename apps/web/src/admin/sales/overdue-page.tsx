@@ -7,7 +7,7 @@ import type { OverdueOrder } from '@numisma/contracts/staff-sales'
 import { Alert, App, Button, Popconfirm, Space, Tag, Tooltip, Typography } from 'antd'
 import { inBackground } from '../../lib/background'
 import { useStaffSession } from '../staff-queries'
-import { StaffApiError } from '../staff-api'
+import { staffErrorMessage } from '../staff-api'
 import { LoadError } from './load-error'
 import styles from './overdue-page.module.css'
 import { useForfeit, useOverdueOrders } from './queries'
@@ -38,7 +38,7 @@ export function OverduePage() {
       })
       message.success(T.forfeitDone(formatFen(done.taken)))
     } catch (error) {
-      message.error(error instanceof StaffApiError ? error.message : T.failed)
+      message.error(staffErrorMessage(error, T.failed))
     }
   }
 

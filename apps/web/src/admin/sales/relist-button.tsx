@@ -3,7 +3,7 @@ import { ModalForm, ProFormDigit, ProFormSelect } from '@ant-design/pro-componen
 import { yuanToFen } from '@numisma/contracts/money'
 import { App, Button, Tooltip } from 'antd'
 import { useState } from 'react'
-import { StaffApiError } from '../staff-api'
+import { staffErrorMessage } from '../staff-api'
 import { useRelist, useSalesSpecials } from './queries'
 import { SALE_STATE_TEXT, SALES_TEXT as T } from './texts'
 
@@ -72,7 +72,7 @@ export function RelistButton({
           message.success(T.relistDone(done.lotNo))
           return true
         } catch (error) {
-          message.error(error instanceof StaffApiError ? error.message : T.failed)
+          message.error(staffErrorMessage(error, T.failed))
           return false
         }
       }}

@@ -17,15 +17,12 @@ import type { ReactNode } from 'react'
 import { inBackground } from '../../lib/background'
 import { photoThumb } from '../components/photo-api'
 import { PhotoUpload } from '../components/photo-upload'
-import { StaffApiError } from '../staff-api'
+import { staffErrorMessage } from '../staff-api'
 import styles from './banners-page.module.css'
 import { formatChinaTime } from './format'
 import { pickedIso, pickerValue } from './pickers'
 import { useBanners, useCreateBanner, useDeleteBanner, useUpdateBanner } from './queries'
 import { SETTINGS_TEXT as T } from './texts'
-
-const messageOf = (error: unknown) =>
-  error instanceof StaffApiError ? error.message : String(error)
 
 interface BannerValues {
   position: 0 | 1
@@ -158,7 +155,7 @@ export function BannersPage() {
       message.success(done)
       return true
     } catch (error) {
-      message.error(messageOf(error))
+      message.error(staffErrorMessage(error))
       return false
     }
   }

@@ -8,7 +8,7 @@ import type {
 import { App, Button, Popconfirm, Tabs } from 'antd'
 import type { ReactNode } from 'react'
 import { inBackground } from '../../lib/background'
-import { StaffApiError } from '../staff-api'
+import { staffErrorMessage } from '../staff-api'
 import styles from './categories-page.module.css'
 import { categoryTree, moved, type CategoryNode } from './format'
 import {
@@ -25,9 +25,6 @@ import {
 } from './queries'
 import { SETTINGS_TEXT as T } from './texts'
 
-const messageOf = (error: unknown) =>
-  error instanceof StaffApiError ? error.message : String(error)
-
 function useAttempt() {
   const { message } = App.useApp()
   return async (work: () => Promise<unknown>, done: string) => {
@@ -36,7 +33,7 @@ function useAttempt() {
       message.success(done)
       return true
     } catch (error) {
-      message.error(messageOf(error))
+      message.error(staffErrorMessage(error))
       return false
     }
   }

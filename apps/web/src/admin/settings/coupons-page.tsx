@@ -16,15 +16,12 @@ import type { CouponState, StaffCoupon } from '@numisma/contracts/staff-settings
 import { App, Button, Popconfirm, Tag, Typography } from 'antd'
 import type { Dayjs } from 'dayjs'
 import { inBackground } from '../../lib/background'
-import { StaffApiError } from '../staff-api'
+import { staffErrorMessage } from '../staff-api'
 import styles from './coupons-page.module.css'
 import { categoryTree, couponTerms, fenOf, flatten, formatChinaTime } from './format'
 import { pickedIso } from './pickers'
 import { useCoupons, useCreateCoupon, useMallCategories, useStopCoupon } from './queries'
 import { SETTINGS_TEXT as T } from './texts'
-
-const messageOf = (error: unknown) =>
-  error instanceof StaffApiError ? error.message : String(error)
 
 const STATE_COLOURS: Record<CouponState, string> = {
   scheduled: 'blue',
@@ -82,7 +79,7 @@ export function CouponsPage() {
       message.success(done)
       return true
     } catch (error) {
-      message.error(messageOf(error))
+      message.error(staffErrorMessage(error))
       return false
     }
   }

@@ -19,7 +19,7 @@ import { useRef } from 'react'
 import { inBackground } from '../../lib/background'
 import { photoThumb } from '../components/photo-api'
 import { PhotoUpload } from '../components/photo-upload'
-import { StaffApiError } from '../staff-api'
+import { staffErrorMessage } from '../staff-api'
 import { getMallItems } from './api'
 import { categoryTree, fenOf, flatten, yuanOf } from './format'
 import styles from './mall-items-page.module.css'
@@ -31,9 +31,6 @@ import {
   useUpdateMallItem,
 } from './queries'
 import { SETTINGS_TEXT as T } from './texts'
-
-const messageOf = (error: unknown) =>
-  error instanceof StaffApiError ? error.message : String(error)
 
 /** The form's values: the price in yuan, optional fields possibly cleared (undefined). */
 type EditValues = Partial<Omit<MallItemUpdate, 'title' | 'price'>> & {
@@ -168,7 +165,7 @@ export function MallItemsPage() {
       await table.current?.reload()
       return true
     } catch (error) {
-      message.error(messageOf(error))
+      message.error(staffErrorMessage(error))
       return false
     }
   }

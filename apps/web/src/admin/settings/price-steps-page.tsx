@@ -5,7 +5,7 @@ import { nextAmount, stepAt, type PriceStep } from '@numisma/domain/increments'
 import { Alert, App, Button, Card, Form, InputNumber, Skeleton, Typography } from 'antd'
 import { useEffect } from 'react'
 import { inBackground } from '../../lib/background'
-import { StaffApiError } from '../staff-api'
+import { staffErrorMessage } from '../staff-api'
 import { fenOf, yuanOf } from './format'
 import styles from './price-steps-page.module.css'
 import { usePriceSteps, useReplacePriceSteps } from './queries'
@@ -55,7 +55,7 @@ export function PriceStepsPage() {
       await replace.mutateAsync({ steps })
       message.success(T.replaced)
     } catch (error) {
-      message.error(error instanceof StaffApiError ? error.message : String(error))
+      message.error(staffErrorMessage(error))
     }
   }
 

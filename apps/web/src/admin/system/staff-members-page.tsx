@@ -9,7 +9,7 @@ import {
 import { STAFF_ROLES, type StaffMember, type StaffRole } from '@numisma/contracts/staff'
 import { App, Button, Popconfirm, Space, Tag } from 'antd'
 import { inBackground } from '../../lib/background'
-import { StaffApiError } from '../staff-api'
+import { staffErrorMessage } from '../staff-api'
 import { useStaffSession } from '../staff-queries'
 import { ROLE_NAMES } from '../texts'
 import { useCreateStaffMember, useStaffMembers, useUpdateStaffMember } from './queries'
@@ -17,10 +17,6 @@ import { SYSTEM_TEXT as T } from './texts'
 
 const roleOptions = STAFF_ROLES.map((role) => ({ label: ROLE_NAMES[role], value: role }))
 const rolesRule = { required: true, message: T.rolesRequired }
-
-/** The server's refusal in its words (STAFF_USERNAME_TAKEN, STAFF_SELF_LOCKOUT …). */
-const messageOf = (error: unknown) =>
-  error instanceof StaffApiError ? error.message : String(error)
 
 /** Staff accounts (admin): open one with its roles, change roles, reset a password, disable. */
 export function StaffMembersPage() {
@@ -39,7 +35,7 @@ export function StaffMembersPage() {
       message.success(T.saved)
       return true
     } catch (error) {
-      message.error(messageOf(error))
+      message.error(staffErrorMessage(error))
       return false
     }
   }
@@ -145,7 +141,7 @@ export function StaffMembersPage() {
               message.success(T.created)
               return true
             } catch (error) {
-              message.error(messageOf(error))
+              message.error(staffErrorMessage(error))
               return false
             }
           }}
