@@ -1,0 +1,216 @@
+#!/usr/bin/env node
+// Lighthouse on the pages collectors land on (issue 13): mobile form factor, Lighthouse's default
+// simulated throttling (slow 4G, 4× CPU), Debian's Chromium, the median of three runs per page,
+// against a production-mode server with demo data. Writes bench/results/lighthouse.json and exits
+// non-zero when a page misses a budget, so CI fails a change that makes first load slower.
+//
+//   node bench/lighthouse.mjs                 starts its own production server (web app must be built)
+//   node bench/lighthouse.mjs --url http://127.0.0.1:8181   measures a server already running
+//   --runs N (default 3)   --out FILE   --no-assert
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import * as chromeLauncher from 'chrome-launcher'
+import lighthouse from 'lighthouse'
+
+const root = path.resolve(import.meta.dirname, '..')
+
+/** The issue's figures: every page must meet each of them (median of the runs). */
+export const BUDGETS = {
+  performance: 95,
+  accessibility: 95,
+  'best-practices': 95,
+  lcpMs: 2000,
+  cls: 0.05,
+  tbtMs: 150,
+}
+
+const PAGES = [
+  { name: 'home', path: '/' },
+  { name: 'special', path: '/specialDetail?id=1' },
+  { name: 'lot', path: '/productDetail?id=1' },
+  { name: 'mall item', path: '/productDetail?productNo=M100001' },
+]
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const CHROME_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-dev-shm-usage',
+]
+
+const { values: args } = parseArgs({
+  options: {
+    url: { type: 'string' },
+    runs: { type: 'string', default: '3' },
+    out: { type: 'string', default: path.join(root, 'bench/results/lighthouse.json') },
+    'no-assert': { type: 'boolean', default: false },
+  },
+})
+
+async function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address()
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** A production-mode server over a fresh SQLite database with the demo catalogue. */
+async function startServer() {
+  const port = await freePort()
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'numisma-lighthouse-'))
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NUMISMA_ENV: 'production',
+      SEED: 'demo',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      PAY_PASSWORD_PEPPER: 'lighthouse-bench-pepper-0000',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      REDIS_URL: '',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  const base = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`)
+    try {
+      const res = await fetch(`${base}/svc/health`)
+      if (res.ok) break
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('server did not become healthy in 60 s')
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  return {
+    base,
+    stop: async () => {
+      child.kill('SIGTERM')
+      await new Promise((r) => child.once('exit', r))
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]
+}
+
+function figuresOf(lhr) {
+  const audit = (id) => lhr.audits[id]?.numericValue ?? Number.NaN
+  return {
+    performance: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+    accessibility: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
+    'best-practices': Math.round((lhr.categories['best-practices']?.score ?? 0) * 100),
+    fcpMs: Math.round(audit('first-contentful-paint')),
+    lcpMs: Math.round(audit('largest-contentful-paint')),
+    tbtMs: Math.round(audit('total-blocking-time')),
+    cls: Math.round(audit('cumulative-layout-shift') * 1000) / 1000,
+    siMs: Math.round(audit('speed-index')),
+    transferKiB: Math.round(audit('total-byte-weight') / 1024),
+  }
+}
+
+/** What a failed category or metric is made of, so a CI log says where to look. */
+function findingsOf(lhr) {
+  const failing = []
+  for (const id of ['accessibility', 'best-practices']) {
+    for (const ref of lhr.categories[id]?.auditRefs ?? []) {
+      const a = lhr.audits[ref.id]
+      if (ref.weight > 0 && a && a.score !== null && a.score < 1) failing.push(`${id}: ${a.id}`)
+    }
+  }
+  for (const a of Object.values(lhr.audits)) {
+    if (a.details?.type === 'opportunity' && (a.details.overallSavingsMs ?? 0) >= 100) {
+      failing.push(`performance: ${a.id} (~${Math.round(a.details.overallSavingsMs)} ms)`)
+    }
+  }
+  return failing
+}
+
+function missedBudgets(figures) {
+  const missed = []
+  for (const key of ['performance', 'accessibility', 'best-practices']) {
+    if (figures[key] < BUDGETS[key]) missed.push(`${key} ${figures[key]} < ${BUDGETS[key]}`)
+  }
+  if (figures.lcpMs > BUDGETS.lcpMs) missed.push(`LCP ${figures.lcpMs} ms > ${BUDGETS.lcpMs} ms`)
+  if (figures.cls > BUDGETS.cls) missed.push(`CLS ${figures.cls} > ${BUDGETS.cls}`)
+  if (figures.tbtMs > BUDGETS.tbtMs) missed.push(`TBT ${figures.tbtMs} ms > ${BUDGETS.tbtMs} ms`)
+  return missed
+}
+
+async function main() {
+  const runs = Number(args.runs)
+  const server = args.url ? { base: args.url, stop: async () => {} } : await startServer()
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS })
+  const pages = []
+  let failed = false
+  try {
+    for (const page of PAGES) {
+      const samples = []
+      let findings = []
+      for (let i = 0; i < runs; i++) {
+        const result = await lighthouse(`${server.base}${page.path}`, {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: ['performance', 'accessibility', 'best-practices'],
+        })
+        if (!result?.lhr || result.lhr.runtimeError) {
+          throw new Error(`${page.path}: ${result?.lhr?.runtimeError?.message ?? 'no result'}`)
+        }
+        samples.push(figuresOf(result.lhr))
+        findings = findingsOf(result.lhr)
+      }
+      const figures = Object.fromEntries(
+        Object.keys(samples[0]).map((k) => [k, median(samples.map((s) => s[k]))]),
+      )
+      const missed = missedBudgets(figures)
+      if (missed.length) failed = true
+      pages.push({ ...page, median: figures, runs: samples, missed, findings })
+      console.log(
+        `${page.name.padEnd(10)} perf ${figures.performance} a11y ${figures.accessibility} ` +
+          `bp ${figures['best-practices']} FCP ${figures.fcpMs} LCP ${figures.lcpMs} ` +
+          `TBT ${figures.tbtMs} CLS ${figures.cls} ${figures.transferKiB} KiB` +
+          (missed.length ? `  MISSED: ${missed.join('; ')}` : ''),
+      )
+      for (const f of missed.length ? findings : []) console.log(`    ${f}`)
+    }
+  } finally {
+    await chrome.kill()
+    await server.stop()
+  }
+  const result = {
+    tool: `lighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}`,
+    settings: 'mobile form factor, default simulated throttling, median of ' + runs,
+    machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}, node ${process.version}`,
+    budgets: BUDGETS,
+    date: new Date().toISOString(),
+    pages,
+  }
+  fs.mkdirSync(path.dirname(args.out), { recursive: true })
+  fs.writeFileSync(args.out, `${JSON.stringify(result, null, 2)}\n`)
+  console.log(`written ${path.relative(root, args.out)}`)
+  if (failed && !args['no-assert']) {
+    console.error('Lighthouse budgets missed')
+    process.exit(1)
+  }
+}
+
+await main()
