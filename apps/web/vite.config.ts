@@ -49,6 +49,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // dist/.vite/manifest.json: what each entry and route chunk loads, read by the bundle budgets.
+    manifest: true,
     rollupOptions: {
       // Schema construction (`z.object(…)` in contracts) has no side effects: unused schemas are
       // dropped, so a page that only needs the error catalogue does not ship zod.
