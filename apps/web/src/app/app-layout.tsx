@@ -9,7 +9,6 @@ import { guardFromCookies } from '../lib/guard'
 import { currentInAppEnvironment } from '../lib/in-app/environment'
 import { requestSignIn } from '../lib/in-app/sign-in'
 import { PageLocation } from './page-location'
-import { SignedOutPage } from './signed-out-page'
 import { keepAlivePatterns, NOT_FOUND_ROUTE, ROUTES, titleFor, type RouteMeta } from './routes'
 
 /** Signed-in users only; its own chunk so an anonymous first load does not carry push. */
@@ -22,6 +21,11 @@ const MessagingShare = lazy(async () => ({
   default: (await import('../lib/share/messaging-share')).MessagingShare,
 }))
 const IN_MESSAGING_APP = currentInAppEnvironment() === 'messaging'
+
+/** Shown only when a native sign-in did not happen: not part of any first load. */
+const SignedOutPage = lazy(async () => ({
+  default: (await import('./signed-out-page')).SignedOutPage,
+}))
 
 /** Non-production only (spec §2), so never part of the production first load. */
 const DebugTools = lazy(async () => ({ default: (await import('./debug-tools')).DebugTools }))
@@ -79,7 +83,9 @@ export function AppLayout({ debugTools }: { debugTools: boolean }) {
     <>
       {signInFor !== null ? (
         signedOutAt === attemptKey ? (
-          <SignedOutPage onSignIn={() => setAttempt((n) => n + 1)} />
+          <Suspense fallback={<PageLoading />}>
+            <SignedOutPage onSignIn={() => setAttempt((n) => n + 1)} />
+          </Suspense>
         ) : (
           <PageLoading />
         )

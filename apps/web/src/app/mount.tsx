@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import { startTransition, type ReactNode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { startUp } from '../lib/start-up'
 import './global.css'
@@ -10,7 +10,10 @@ export async function mount(app: ReactNode): Promise<void> {
   if (!container) throw new Error('#root is missing')
   // No StrictMode: keepalive-for-react does not work under it (see its README).
   if (ok) {
-    createRoot(container).render(app)
+    // A transition renders in slices that yield to the browser, so the first render of a page is
+    // no single long task on a slow phone (issue 13: total blocking time).
+    const root = createRoot(container)
+    startTransition(() => root.render(app))
     return
   }
   const { StartFailed } = await import('./start-failed')

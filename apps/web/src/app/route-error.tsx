@@ -1,21 +1,25 @@
-import { Button } from 'antd-mobile'
+import { Button, Result } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
-import { EmptyState } from '../components/empty-state'
 
-/** A page that failed to load (usually its chunk, on a lost connection): say so, offer a retry. */
+/**
+ * A page that failed to load (usually its chunk, on a lost connection): say so, offer a retry.
+ * Part of the first load, so it has to work offline; antd-mobile's Result (an icon) rather than the
+ * error block's illustrations keeps it small (issue 13).
+ */
 export function RouteError() {
   const { t } = useTranslation()
   const offline = !navigator.onLine
   return (
     <div className="route-error">
-      <EmptyState
-        status={offline ? 'disconnected' : 'default'}
-        description={offline ? t('errors.offline') : t('errors.pageFailed')}
-      >
-        <Button color="primary" onClick={() => window.location.reload()}>
+      <Result
+        status={offline ? 'waiting' : 'warning'}
+        title={offline ? t('errors.offline') : t('errors.pageFailed')}
+      />
+      <div style={{ padding: '0 1rem' }}>
+        <Button block color="primary" onClick={() => window.location.reload()}>
           {t('common.retry')}
         </Button>
-      </EmptyState>
+      </div>
     </div>
   )
 }

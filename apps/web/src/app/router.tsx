@@ -7,20 +7,27 @@ import { ROUTES, visibleRoutes, type RouteMeta } from './routes'
 
 type Page = LazyExoticComponent<ComponentType>
 
-const loaders: (() => Promise<unknown>)[] = []
+const loaders = new Map<Page, () => Promise<unknown>>()
 
 /** Each page is its own chunk: the home route loads only what it shows. */
 function page<M>(load: () => Promise<M>, name: keyof M): Page {
-  loaders.push(load)
-  return lazy(async () => ({ default: (await load())[name] as ComponentType }))
+  const Page = lazy(async () => ({ default: (await load())[name] as ComponentType }))
+  loaders.set(Page, load)
+  return Page
 }
 
 /**
- * Fetches every page chunk once the first screen is up, so moving between pages later works on a
- * flaky or lost connection (the data call then shows spec §5's offline alert, not a broken page).
+ * Fetches the page chunks a visitor may open next, so moving between pages later works on a flaky
+ * or lost connection (the data call then shows spec §5's offline alert, not a broken page). An
+ * anonymous visitor gets the public pages only: the signed-in ones wait for a sign-in (issue 13).
  */
-export function prefetchPages(): void {
-  for (const load of loaders) load().catch(() => undefined)
+export function prefetchPages(signedIn: boolean): void {
+  for (const meta of ROUTES) {
+    if (meta.debugOnly || (meta.auth && !signedIn)) continue
+    const Page = PAGES[meta.path]
+    const load = Page ? loaders.get(Page) : undefined
+    load?.().catch(() => undefined)
+  }
 }
 
 const TaskPage = lazy(async () => {

@@ -9,12 +9,8 @@ import { MallCard, MallGrid, MallGridSkeleton } from '../../../components/mall-c
 import { fetchNextOrThrow } from '../../../lib/paging'
 import { useSearchLots } from '../../../lib/catalog/search-lots'
 import { useSearchMallItems } from '../../../lib/catalog/search-mall-items'
-import type { SearchParams } from '../../../lib/catalog/search-params'
+import { BUYING_PARAMS, MALL_PARAMS } from './home-feed-params'
 import styles from './home-feed.module.css'
-
-/** The home lists: lots open for bidding, ending soonest first, and mall picks. */
-export const BUYING_PARAMS: SearchParams = { status: 'live', sort: 'ending', pageSize: 10 }
-export const MALL_PARAMS: SearchParams = { sort: 'newest', pageSize: 10 }
 
 type FeedKey = 'buying' | 'mall'
 

@@ -1,3 +1,4 @@
+import { lazy, Suspense, useRef } from 'react'
 import { NoticeBar, PullToRefresh } from 'antd-mobile'
 import { useQueryClient } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
@@ -15,9 +16,13 @@ import { getBannersQueryOptions, useBanners } from '../../../lib/catalog/get-ban
 import { getCategoriesQueryOptions, useCategories } from '../../../lib/catalog/get-categories'
 import { searchLotsQueryOptions } from '../../../lib/catalog/search-lots'
 import { searchMallItemsQueryOptions } from '../../../lib/catalog/search-mall-items'
-import { HomeFeed, BUYING_PARAMS, MALL_PARAMS } from '../components/home-feed'
+import { useDeferredMount } from '../../../lib/use-deferred-mount'
+import { BUYING_PARAMS, MALL_PARAMS } from '../components/home-feed-params'
 import { HomeHeader } from '../components/home-header'
 import styles from './home-page.module.css'
+
+/** Below the fold: its own chunk, mounted when scrolled near or once the first screen settled. */
+const HomeFeed = lazy(async () => ({ default: (await import('../components/home-feed')).HomeFeed }))
 
 export function HomePage() {
   const { t } = useTranslation()
@@ -63,8 +68,21 @@ export function HomePage() {
             </SpecialList>
           )}
         </Section>
-        <HomeFeed />
+        <DeferredFeed />
       </PullToRefresh>
     </PageFrame>
+  )
+}
+
+function DeferredFeed() {
+  const ref = useRef<HTMLDivElement>(null)
+  const mounted = useDeferredMount(ref)
+  const placeholder = <div ref={ref} className={styles.feedPlaceholder} aria-hidden="true" />
+  return mounted ? (
+    <Suspense fallback={placeholder}>
+      <HomeFeed />
+    </Suspense>
+  ) : (
+    placeholder
   )
 }
