@@ -1,0 +1,121 @@
+// node --test scripts/: the bundle budget counts what a route loads before its first render — the
+// static-import closure of the entry and of the route's chunk, each file once — and nothing behind
+// a dynamic import. scripts/test.mjs runs this file with `npm test`.
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { test } from 'node:test'
+import { closure, filesOf, measureRoute, overBudget } from './bundle-budget.mjs'
+
+const HOME = 'src/features/home/pages/home-page.tsx'
+const SCRIPT = path.join(import.meta.dirname, 'bundle-budget.mjs')
+
+/** index.html → shared, runtime; home → shared (again), homeOnly → runtime; dynamics elsewhere. */
+const manifest = {
+  'index.html': {
+    file: 'assets/index.js',
+    isEntry: true,
+    imports: ['_shared.js', '_runtime.js'],
+    dynamicImports: [HOME, 'src/debug.tsx'],
+    css: ['assets/index.css'],
+  },
+  '_shared.js': { file: 'assets/shared.js', imports: ['_runtime.js'], css: ['assets/shared.css'] },
+  '_runtime.js': { file: 'assets/runtime.js' },
+  [HOME]: {
+    file: 'assets/home.js',
+    isDynamicEntry: true,
+    imports: ['index.html', '_shared.js', '_homeOnly.js'],
+    dynamicImports: ['src/other-route.tsx'],
+    css: ['assets/home.css'],
+  },
+  '_homeOnly.js': { file: 'assets/home-only.js', imports: ['_runtime.js'] },
+  'src/debug.tsx': { file: 'assets/debug.js', isDynamicEntry: true, imports: ['_big.js'] },
+  'src/other-route.tsx': { file: 'assets/other.js', isDynamicEntry: true, imports: ['_big.js'] },
+  '_big.js': { file: 'assets/big.js', css: ['assets/big.css'] },
+}
+
+/** Incompressible bytes, so a file's gzip size is close to its length and easy to reason about. */
+const noise = (bytes) => crypto.randomBytes(bytes)
+
+function fakeDist(sizes = {}) {
+  const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'bundle-budget-test-'))
+  fs.mkdirSync(path.join(dist, '.vite'), { recursive: true })
+  fs.mkdirSync(path.join(dist, 'assets'))
+  fs.writeFileSync(path.join(dist, '.vite/manifest.json'), JSON.stringify(manifest))
+  const files = new Set(
+    Object.values(manifest).flatMap((chunk) => [chunk.file, ...(chunk.css ?? [])]),
+  )
+  for (const file of files) {
+    fs.writeFileSync(path.join(dist, file), noise(sizes[file] ?? 1000))
+  }
+  return dist
+}
+
+test('the closure follows static imports only, each chunk once', () => {
+  const keys = closure(manifest, ['index.html', HOME])
+  assert.deepEqual(
+    [...keys].sort(),
+    ['_homeOnly.js', '_runtime.js', '_shared.js', HOME, 'index.html'].sort(),
+  )
+  const { js, css } = filesOf(manifest, keys)
+  assert.deepEqual(js.sort(), [
+    'assets/home-only.js',
+    'assets/home.js',
+    'assets/index.js',
+    'assets/runtime.js',
+    'assets/shared.js',
+  ])
+  assert.deepEqual(css.sort(), ['assets/home.css', 'assets/index.css', 'assets/shared.css'])
+})
+
+test('a missing manifest key is an error, not a smaller figure', () => {
+  assert.throws(() => closure(manifest, ['index.html', 'src/renamed-page.tsx']), /renamed-page/)
+})
+
+test('sizes are summed over the closure: a shared chunk counts once, dynamic chunks not at all', () => {
+  const dist = fakeDist({ 'assets/shared.js': 5000, 'assets/big.js': 500_000 })
+  try {
+    const route = measureRoute(dist, manifest, HOME)
+    const js = route.files.filter((f) => f.kind === 'js')
+    assert.equal(js.length, 5)
+    assert.ok(!route.files.some((f) => f.file.includes('big') || f.file.includes('debug')))
+    // 4 × 1000 + 5000 incompressible bytes: gzip adds a little, never takes much away.
+    assert.ok(route.js.gzip > 8900 && route.js.gzip < 9300, `js gzip ${route.js.gzip}`)
+    assert.ok(route.css.gzip > 2900 && route.css.gzip < 3200, `css gzip ${route.css.gzip}`)
+    assert.ok(route.js.brotli > 8900 && route.js.brotli < 9300, `js brotli ${route.js.brotli}`)
+    assert.equal(route.js.raw, 9000)
+  } finally {
+    fs.rmSync(dist, { recursive: true, force: true })
+  }
+})
+
+test('overBudget names each budget exceeded, and nothing when within', () => {
+  const route = { js: { gzip: 150 * 1024 }, css: { gzip: 30 * 1024 } }
+  assert.deepEqual(overBudget(route, { jsGzip: 150 * 1024, cssGzip: 30 * 1024 }), [])
+  const over = overBudget(
+    { js: { gzip: 150 * 1024 + 1 }, css: { gzip: 31 * 1024 } },
+    { jsGzip: 150 * 1024, cssGzip: 30 * 1024 },
+  )
+  assert.equal(over.length, 2)
+  assert.match(over[0], /JS/)
+  assert.match(over[1], /CSS/)
+})
+
+test('the script exits 1 over budget, naming the biggest file, and 0 within', () => {
+  const small = fakeDist()
+  const big = fakeDist({ 'assets/home-only.js': 200 * 1024 })
+  try {
+    const ok = spawnSync(process.execPath, [SCRIPT, '--dist', small], { encoding: 'utf8' })
+    assert.equal(ok.status, 0, ok.stdout + ok.stderr)
+    assert.match(ok.stdout, /home/)
+    const over = spawnSync(process.execPath, [SCRIPT, '--dist', big], { encoding: 'utf8' })
+    assert.equal(over.status, 1, over.stdout + over.stderr)
+    assert.match(over.stderr, /home-only\.js/)
+  } finally {
+    fs.rmSync(small, { recursive: true, force: true })
+    fs.rmSync(big, { recursive: true, force: true })
+  }
+})
