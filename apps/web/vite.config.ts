@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url'
+import zlib from 'node:zlib'
 import react from '@vitejs/plugin-react'
 import { defineConfig, type Plugin } from 'vite'
+import { compression, defineAlgorithm } from 'vite-plugin-compression2'
 
 const SERVER = 'http://127.0.0.1:8080'
 
@@ -42,7 +44,23 @@ const devProxy = {
 }
 
 export default defineConfig({
-  plugins: [react(), passportRoute()],
+  plugins: [
+    react(),
+    passportRoute(),
+    // Issue 13: .br and .gz beside every text asset over 1 KB, served by @fastify/static's
+    // preCompressed (apps/server/src/platform/web-app.ts). Build-time, so the slowest settings.
+    compression({
+      include: /\.(js|mjs|css|svg|json|html)$/,
+      exclude: /(^|\/)\.vite\//,
+      threshold: 1024,
+      algorithms: [
+        defineAlgorithm('brotliCompress', {
+          params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 },
+        }),
+        defineAlgorithm('gzip', { level: 9 }),
+      ],
+    }),
+  ],
   // npm hoists React 18 to the repo root for antd-mobile's peer range while this app has React 19
   // in its own node_modules; one copy of React must serve every package.
   resolve: { dedupe: ['react', 'react-dom'] },
