@@ -1,10 +1,14 @@
 #!/usr/bin/env node
 // `npm test`: every suite — unit, server integration (SQLite, and PostgreSQL when it answers) and
-// browser journeys — then one totals line `N passed, N failed`. With REQUIRE_PG=1 or
+// browser journeys — then the scripts' own tests and, where the browser suites ran (the web app is
+// built), the performance budgets of issue 13: the home route's bundle (1 test) and Lighthouse on
+// the landing pages (1 test per page), alone on the machine after vitest so its CPU load does not
+// skew total blocking time. Then one totals line `N passed, N failed`. With REQUIRE_PG=1 or
 // REQUIRE_BROWSER=1 a missing PostgreSQL or Chromium fails the run instead of skipping it.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
+import { runBundleBudget, runLighthouse, runScriptTests } from './test-gates.mjs'
 
 const root = path.resolve(import.meta.dirname, '..')
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -19,7 +23,10 @@ if (fs.existsSync(chromium)) {
   console.log('0 passed, 1 failed')
   process.exit(1)
 } else {
-  loud(`No Chromium at ${chromium}: browser (e2e) suites SKIPPED. apt-get install -y chromium`)
+  loud(
+    `No Chromium at ${chromium}: browser (e2e) suites, bundle budget and Lighthouse SKIPPED. ` +
+      'apt-get install -y chromium',
+  )
 }
 
 if (projects.includes('e2e')) {
@@ -54,6 +61,17 @@ if (fs.existsSync(report)) {
   skipped = result.numPendingTests + result.numTodoTests
 }
 if (run.status !== 0 && failed === 0) failed = 1 // a crash or an error outside any test
+
+// After vitest has finished, one at a time: the scripts' tests, then the budgets.
+const gates = [runScriptTests(root, path.join(root, 'test-results'))]
+if (projects.includes('e2e')) {
+  gates.push(runBundleBudget(root))
+  gates.push(await runLighthouse(root, path.join(root, 'test-results')))
+}
+for (const gate of gates) {
+  passed += gate.passed
+  failed += gate.failed
+}
 // Tests that apply to one database only (e.g. PostgreSQL's row locks) count as skipped on the
 // other; said on its own line, so the last line stays the totals alone (`N passed, N failed`).
 if (skipped) console.log(`\n${skipped} skipped`)
