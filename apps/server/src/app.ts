@@ -151,6 +151,7 @@ import { DEFAULT_QUOTA_MULTIPLIER } from '@numisma/domain/quota'
 import { DEFAULT_CHAT_AGENT_ID } from '@numisma/contracts/chat'
 import type { Clock } from './platform/clock'
 import type { Database } from './platform/db'
+import { registerCompression } from './platform/compression' // compression (issue 13)
 import { installErrorHandler, sendError } from './platform/error-handler'
 import { type EventBus, InProcessEventBus } from './platform/event-bus'
 import { IdempotencyStore } from './platform/idempotency'
@@ -325,6 +326,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler)
 
   // 1. External plugins.
+  // compression (issue 13): first, so it hooks every route added after it.
+  await registerCompression(app)
   await app.register(fastifyCookie)
   await app.register(fastifyRateLimit, {
     global: false,

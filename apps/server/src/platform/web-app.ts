@@ -1,8 +1,10 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import zlib from 'node:zlib'
 import fastifyStatic from '@fastify/static'
 import { CLIENT_CONFIG_GLOBAL, type ClientConfig } from '@numisma/contracts/client-config'
 import type { FastifyInstance, FastifyReply } from 'fastify'
+import { COMPRESSION_THRESHOLD } from './compression'
 
 const PLACEHOLDER = '<!--numisma-config-->'
 
@@ -13,6 +15,48 @@ function renderHtml(file: string, config: ClientConfig): string | undefined {
   return fs
     .readFileSync(file, 'utf8')
     .replace(PLACEHOLDER, `<script>window.${CLIENT_CONFIG_GLOBAL}=${json}</script>`)
+}
+
+/** A rendered page and, once it is big enough to be worth it, its br and gzip bodies (issue 13). */
+interface Page {
+  html: string
+  br?: Buffer
+  gzip?: Buffer
+}
+
+/**
+ * The pages never change while the process runs, so they are compressed once, at the slowest
+ * settings, rather than per request: @fastify/compress cannot reach the SPA fallback (a not-found
+ * handler is no route) and would spend the same work again on every page load.
+ */
+function compressed(html: string): Page {
+  if (Buffer.byteLength(html) < COMPRESSION_THRESHOLD) return { html }
+  return {
+    html,
+    br: zlib.brotliCompressSync(html, {
+      params: {
+        [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+        [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+      },
+    }),
+    gzip: zlib.gzipSync(html, { level: zlib.constants.Z_BEST_COMPRESSION }),
+  }
+}
+
+/** br if the browser takes it at least as gladly as gzip, else gzip, else none (`q=0` refuses). */
+export function preferredEncoding(header: string | undefined): 'br' | 'gzip' | undefined {
+  if (!header) return undefined
+  const weights = new Map<string, number>()
+  for (const part of header.toLowerCase().split(',')) {
+    const [name = '', ...params] = part.split(';').map((p) => p.trim())
+    const q = params.find((p) => p.startsWith('q='))
+    weights.set(name, q === undefined ? 1 : Number(q.slice(2)) || 0)
+  }
+  const weight = (name: string) => weights.get(name) ?? weights.get('*') ?? 0
+  const br = weight('br')
+  const gzip = weight('gzip')
+  if (br > 0 && br >= gzip) return 'br'
+  return gzip > 0 ? 'gzip' : undefined
 }
 
 const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Numisma</title>
@@ -32,12 +76,19 @@ export async function serveWebApp(
   // The raw HTML files are never served: only the copies with the config inlined.
   const built = fs.existsSync(path.join(distDir, 'index.html'))
   if (!built) app.log.warn({ distDir }, 'web app not built; serving a notice instead')
-  const index = renderHtml(path.join(distDir, 'index.html'), config) ?? NOT_BUILT
-  const passport = renderHtml(path.join(distDir, 'passport.html'), config) ?? NOT_BUILT
-  const admin = renderHtml(path.join(distDir, 'admin.html'), config) ?? NOT_BUILT
+  const index = compressed(renderHtml(path.join(distDir, 'index.html'), config) ?? NOT_BUILT)
+  const passport = compressed(renderHtml(path.join(distDir, 'passport.html'), config) ?? NOT_BUILT)
+  const admin = compressed(renderHtml(path.join(distDir, 'admin.html'), config) ?? NOT_BUILT)
 
-  const sendHtml = (reply: FastifyReply, html: string) =>
-    reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html)
+  const sendHtml = (reply: FastifyReply, page: Page) => {
+    reply
+      .header('cache-control', 'no-cache')
+      .header('vary', 'accept-encoding')
+      .type('text/html; charset=utf-8')
+    const encoding = preferredEncoding(reply.request.headers['accept-encoding'])
+    const body = encoding && page[encoding]
+    return body ? reply.header('content-encoding', encoding).send(body) : reply.send(page.html)
+  }
 
   if (built) {
     await app.register(fastifyStatic, {
@@ -46,7 +97,11 @@ export async function serveWebApp(
       index: false,
       // One route per built file; anything else falls through to the SPA / API 404 handlers.
       wildcard: false,
-      allowedPath: (pathName) => !pathName.endsWith('.html'),
+      // Issue 13: the build writes .br and .gz beside each text file over 1 KB; a browser that
+      // takes br (else gzip) gets that file with its Content-Encoding. They are no URLs of their own.
+      preCompressed: true,
+      globIgnore: ['**/*.br', '**/*.gz'],
+      allowedPath: (pathName) => !/\.(html|br|gz)$/.test(pathName),
       cacheControl: false,
       // Vite fingerprints everything under assets/; other files (icons) may change in place.
       setHeaders(res, file) {
@@ -56,6 +111,8 @@ export async function serveWebApp(
             ? 'public, max-age=31536000, immutable'
             : 'public, max-age=3600',
         )
+        // Which body a cache may hand out depends on what the browser accepts.
+        res.setHeader('vary', 'accept-encoding')
       },
     })
   }
