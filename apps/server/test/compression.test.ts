@@ -28,6 +28,9 @@ function builtDist(): string {
   const page = `<html><head><!--numisma-config--></head><body>${'<p>shop</p>'.repeat(150)}</body></html>`
   for (const name of ['index.html', 'passport.html', 'admin.html']) {
     fs.writeFileSync(path.join(dist, name), page)
+    // The build compresses the raw pages too; only the rendered copies may be served.
+    fs.writeFileSync(path.join(dist, `${name}.br`), zlib.brotliCompressSync(page))
+    fs.writeFileSync(path.join(dist, `${name}.gz`), zlib.gzipSync(page))
   }
   fs.writeFileSync(path.join(dist, ASSET), SOURCE)
   fs.writeFileSync(path.join(dist, `${ASSET}.br`), zlib.brotliCompressSync(SOURCE))
@@ -97,10 +100,18 @@ describe.each(databases)('compression (issue 13) on $name', (kind) => {
   })
 
   it('does not serve the .br and .gz files at their own URLs', async () => {
-    for (const url of [`/${ASSET}.br`, `/${ASSET}.gz`, '/index.html.br', '/index.html.gz']) {
+    for (const url of [`/${ASSET}.br`, `/${ASSET}.gz`, '/index.html.br', '/admin.html.gz']) {
       const res = await t.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br' } })
       expect(res.statusCode, url).toBe(404)
     }
+    // The raw page under its own name, asked for compressed: not the .br beside it either.
+    const rawPage = await t.inject({
+      method: 'GET',
+      url: '/index.html',
+      headers: { 'accept-encoding': 'br' },
+    })
+    expect(rawPage.statusCode).toBe(404)
+    expect(rawPage.headers['content-encoding']).toBeUndefined()
   })
 
   it('compresses the HTML pages, config inlined', async () => {
