@@ -33,7 +33,7 @@ export function PageFrame({
   bodyClassName,
 }: PageFrameProps) {
   const meta = usePageMeta()
-  const { i18n } = useTranslation()
+  const { t, i18n } = useTranslation()
   const navigate = useNavigate()
   const body = useRef<HTMLDivElement>(null)
   const scrollTop = useRef(0)
@@ -65,7 +65,15 @@ export function PageFrame({
     <div className={styles.page}>
       <header className={styles.header}>
         {header ?? (
-          <NavBar back={meta.tab ? null : ''} backIcon={!meta.tab} onBack={back} right={right}>
+          <NavBar
+            back={meta.tab ? null : ''}
+            backIcon={!meta.tab}
+            onBack={back}
+            // antd-mobile's back area is a role="button" with only an icon: name it for screen
+            // readers (its own `back` text is aria-hidden).
+            left={meta.tab ? null : <span className={styles.srOnly}>{t('common.back')}</span>}
+            right={right}
+          >
             {title}
           </NavBar>
         )}

@@ -10,6 +10,8 @@ export const en: Messages = {
     viewAll: 'View all',
     confirm: 'OK',
     cancel: 'Cancel',
+    /** The NavBar's back arrow, for screen readers. */
+    back: 'Back',
   },
   errors: {
     offline: 'The connection to the internet seems lost',

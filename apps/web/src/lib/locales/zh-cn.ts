@@ -8,6 +8,8 @@ export const zhCN = {
     viewAll: '查看全部',
     confirm: '确定',
     cancel: '取消',
+    /** The NavBar's back arrow, for screen readers. */
+    back: '返回',
   },
   errors: {
     offline: '网络连接似乎已断开',
