@@ -1,11 +1,11 @@
 import { useState } from 'react'
 import type { MallItemDetail } from '@numisma/contracts/catalog'
 import { formatFen } from '@numisma/contracts/money'
-import { Stepper } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router'
 import { ActionBarButton } from '../../../components/action-bar-button'
 import { CouponSelect } from '../../../components/coupon-select'
+import { LabelledStepper } from '../../../components/labelled-stepper'
 import { Price } from '../../../components/price'
 import { inBackground } from '../../../lib/background'
 import { readSession } from '../../../lib/cookies'
@@ -66,7 +66,8 @@ export function BuyBar({ item }: { item: MallItemDetail }) {
           <div className={styles.row}>
             <div className={styles.quantity}>
               <span className={styles.label}>{t('buy.quantity')}</span>
-              <Stepper
+              <LabelledStepper
+                label={t('buy.quantity')}
                 className={styles.stepper}
                 data-testid="quantity-stepper"
                 min={1}
