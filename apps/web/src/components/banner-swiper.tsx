@@ -33,12 +33,7 @@ export function BannerSwiper({ banners, className }: BannerSwiperProps) {
       <Swiper autoplay={banners.length > 1} loop={banners.length > 1} autoplayInterval={4000}>
         {banners.map((banner) => (
           <Swiper.Item key={banner.id}>
-            <button
-              type="button"
-              className={styles.slide}
-              onClick={() => open(banner)}
-              aria-label={localTitle(banner, locale)}
-            >
+            <button type="button" className={styles.slide} onClick={() => open(banner)}>
               <span className={styles.text}>
                 <span className={styles.title}>{localTitle(banner, locale)}</span>
                 <span className={styles.cta}>{t('home.bannerCta')}</span>
