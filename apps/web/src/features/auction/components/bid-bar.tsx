@@ -368,7 +368,7 @@ function ReadyBidControls({
         <p className={styles.modeHint}>{proxy ? t('bid.proxyHint') : t('bid.directHint')}</p>
       </div>
       <div className={styles.row}>
-        <div className={styles.stepper} aria-label={t('bid.amount')}>
+        <div className={styles.stepper} role="group" aria-label={t('bid.amount')}>
           <button
             type="button"
             className={styles.stepperButton}
