@@ -3,6 +3,7 @@ import zlib from 'node:zlib'
 import react from '@vitejs/plugin-react'
 import { defineConfig, type Plugin } from 'vite'
 import { compression, defineAlgorithm } from 'vite-plugin-compression2'
+import { firstLoadChunks } from './first-load-chunks'
 
 const SERVER = 'http://127.0.0.1:8080'
 
@@ -73,6 +74,13 @@ export default defineConfig({
       // Schema construction (`z.object(…)` in contracts) has no side effects: unused schemas are
       // dropped, so a page that only needs the error catalogue does not ship zod.
       treeshake: { manualPureFunctions: ['z'] },
+      // A few chunks for the pages collectors land on (first-load-chunks.ts, ADR 026).
+      output: {
+        codeSplitting: {
+          includeDependenciesRecursively: false,
+          groups: [{ name: firstLoadChunks() }],
+        },
+      },
       input: {
         index: fileURLToPath(new URL('./index.html', import.meta.url)),
         passport: fileURLToPath(new URL('./passport.html', import.meta.url)),

@@ -1,0 +1,127 @@
+import fs from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+/**
+ * First-load chunking (issue 13, ADR 026). Left to itself the bundler gives every combination of
+ * routes that share code its own chunk: the home page needed 75 files, and over HTTP/1.1 a phone
+ * fetches six at a time, one network round trip per round. Here the pages collectors land on get
+ * a handful: the framework, the shop shell, what the home page and the item pages share, then
+ * what each needs alone. Every other route keeps the bundler's own splitting.
+ */
+
+/** Libraries every page needs from the first render on. */
+const FRAMEWORK =
+  /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack|i18next|react-i18next|use-sync-external-store|cookie|@noble)[\\/]/
+
+const src = (file: string) => fileURLToPath(new URL(`./src/${file}`, import.meta.url))
+const SHELL_ROOTS = [src('main.tsx')]
+const HOME_ROOTS = [src('features/home/pages/home-page.tsx')]
+const ITEM_ROOTS = [
+  src('features/auction/pages/special-detail-page.tsx'),
+  src('app/product-detail-route.tsx'),
+]
+
+/**
+ * Barrels whose re-exports are followed by name: `import { Swiper } from 'antd-mobile'` reaches
+ * the swiper and nothing else, where the barrel's own import list names every component some page
+ * uses.
+ */
+const BARREL = /node_modules[\\/](antd-mobile|antd-mobile-icons)[\\/]es[\\/]index\.js$/
+
+interface ModuleGraph {
+  getModuleInfo(id: string): { importedIds: readonly string[] } | null
+}
+
+const read = (id: string): string => {
+  try {
+    return fs.readFileSync(id.replace(/\?.*$/, ''), 'utf8')
+  } catch {
+    return ''
+  }
+}
+
+/**
+ * `export { default as Swiper } from './components/swiper'` → Swiper → ./components/swiper, and
+ * `export { unstableSetRender } from './utils/unstable-render'` likewise.
+ */
+function reExports(barrel: string): Map<string, string> {
+  const names = new Map<string, string>()
+  for (const m of read(barrel).matchAll(/export\s*\{([^}]*)\}\s*from\s*'([^']+)'/g)) {
+    for (const part of m[1]!.split(',')) {
+      const exported = part
+        .trim()
+        .split(/\s+as\s+/)
+        .at(-1)
+      if (exported) names.set(exported, m[2]!)
+    }
+  }
+  return names
+}
+
+/** The names a module imports from a package: `import { A, B as C } from 'pkg'` → A, B. */
+function namesImported(id: string, pkg: string): string[] {
+  const names: string[] = []
+  const pattern = new RegExp(`import\\s*(?:type\\s*)?\\{([^}]*)\\}\\s*from\\s*'${pkg}'`, 'g')
+  for (const m of read(id).matchAll(pattern)) {
+    for (const part of m[1]!.split(',')) {
+      const name = part
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/)[0]
+      if (name) names.push(name)
+    }
+  }
+  return names
+}
+
+/** Every module the roots reach by static imports, barrels followed by the names imported. */
+function reach(roots: string[], graph: ModuleGraph): Set<string> {
+  const seen = new Set<string>()
+  const barrels = new Map<string, Map<string, string>>()
+  const stack = [...roots]
+  while (stack.length) {
+    const id = stack.pop()!
+    if (seen.has(id)) continue
+    seen.add(id)
+    for (const next of graph.getModuleInfo(id)?.importedIds ?? []) {
+      const barrel = BARREL.exec(next)
+      if (!barrel) {
+        stack.push(next)
+        continue
+      }
+      let targets = barrels.get(next)
+      if (!targets) barrels.set(next, (targets = reExports(next)))
+      for (const name of namesImported(id, barrel[1]!)) {
+        const target = targets.get(name)
+        if (!target) continue
+        const resolved = fileURLToPath(new URL(target, `file://${next}`))
+        const file = [`${resolved}/index.js`, `${resolved}.js`, resolved].find((f) =>
+          fs.existsSync(f),
+        )
+        if (file) stack.push(file)
+      }
+    }
+  }
+  return seen
+}
+
+/** The chunk of a module of the shop's first loads, or null for the bundler's own splitting. */
+export function firstLoadChunks(): (id: string, graph: ModuleGraph) => string | null {
+  let owner: Map<string, string> | undefined
+  return (id, graph) => {
+    if (FRAMEWORK.test(id)) return 'framework'
+    if (!owner) {
+      owner = new Map()
+      const shell = reach(SHELL_ROOTS, graph)
+      const home = reach(HOME_ROOTS, graph)
+      const item = reach(ITEM_ROOTS, graph)
+      for (const m of item) if (!shell.has(m)) owner.set(m, home.has(m) ? 'landing' : 'item')
+      for (const m of home) if (!shell.has(m) && !item.has(m)) owner.set(m, 'home')
+      for (const m of shell) owner.set(m, 'shell')
+      // The entry and the pages stay chunks of their own that import these (the manifest and the
+      // router's lazy imports name them).
+      for (const root of [...SHELL_ROOTS, ...HOME_ROOTS, ...ITEM_ROOTS]) owner.delete(root)
+    }
+    return owner.get(id) ?? null
+  }
+}
