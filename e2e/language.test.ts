@@ -49,7 +49,11 @@ describe('language', () => {
     await page.locator('.adm-tab-bar-item', { hasText: /^Home$/ }).click()
     await page.waitForURL((url) => url.pathname === '/')
     await expectHomeCategories(page, english, chinese)
-    await page.getByRole('button', { name: banners[0]!.titleEn, exact: true }).first().waitFor()
+    // A slide is named by its visible text: the English title, then its call to action.
+    await page
+      .getByRole('button', { name: `${banners[0]!.titleEn} View`, exact: false })
+      .first()
+      .waitFor()
 
     await page.reload()
     await expectHomeCategories(page, english, chinese)

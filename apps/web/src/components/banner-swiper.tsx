@@ -1,3 +1,4 @@
+import type { CSSProperties } from 'react'
 import type { Banner } from '@numisma/contracts/catalog'
 import { Skeleton, Swiper } from 'antd-mobile'
 import { useTranslation } from 'react-i18next'
@@ -13,13 +14,22 @@ export interface BannerSwiperProps {
   className?: string
 }
 
+const SKELETON = {
+  '--height': '8.5rem',
+  '--width': 'auto',
+  '--border-radius': '0.75rem',
+} as CSSProperties
+
 /** Auto-playing banners; a tap follows the banner's in-app link. Hidden when there are none. */
 export function BannerSwiper({ banners, className }: BannerSwiperProps) {
   const { t } = useTranslation()
   const locale = useLocale()
   const navigate = useNavigate()
   const classes = [styles.swiper, className ?? ''].join(' ').trim()
-  if (!banners) return <Skeleton animated className={`${classes} ${styles.skeleton}`} />
+  // The skeleton takes the banner's own size inline: antd-mobile's own --height: 100% beat the
+  // stylesheet and collapsed it to nothing, so everything below moved down when the banners
+  // arrived (issue 13: layout shift).
+  if (!banners) return <Skeleton animated className={classes} style={SKELETON} />
   if (banners.length === 0) return null
 
   const open = (banner: Banner): void => {
