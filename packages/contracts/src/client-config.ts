@@ -20,3 +20,10 @@ export type ClientConfig = z.infer<typeof ClientConfigSchema>
 
 /** Name of the global the server inlines into index.html and passport.html. */
 export const CLIENT_CONFIG_GLOBAL = '__NUMISMA_CONFIG__'
+
+/**
+ * Name of the global the server inlines into a landing page's index.html (issue 13): the JSON
+ * bodies of the GET calls that page makes on its first render, keyed by the URL the web client
+ * fetches (service base, path, query), for visitors without a session.
+ */
+export const FIRST_SCREEN_GLOBAL = '__NUMISMA_FIRST__'
