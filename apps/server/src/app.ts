@@ -801,7 +801,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   )
 
   // 4. The web app and the fallbacks.
-  const web = await serveWebApp(app, options.webDist, config)
+  // first-screen (issue 13): the landing pages sign their inlined calls with the app's clock.
+  const web = await serveWebApp(app, options.webDist, config, { now: () => options.clock.now() })
   app.setNotFoundHandler((request, reply) => {
     const isPage =
       request.method === 'GET' &&

@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static'
 import { CLIENT_CONFIG_GLOBAL, type ClientConfig } from '@numisma/contracts/client-config'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { COMPRESSION_THRESHOLD } from './compression'
+import { firstScreen, routeLinks } from './first-screen'
 
 const PLACEHOLDER = '<!--numisma-config-->'
 
@@ -43,6 +44,22 @@ function compressed(html: string): Page {
   }
 }
 
+/**
+ * A landing page rendered for one visitor (first-screen.ts): compressed on the spot at a cheap
+ * setting, since it differs per request; brotli at quality 4 costs about as much as gzip -6.
+ */
+function compressedNow(html: string, encoding: 'br' | 'gzip' | undefined): Buffer | undefined {
+  if (!encoding || Buffer.byteLength(html) < COMPRESSION_THRESHOLD) return undefined
+  return encoding === 'br'
+    ? zlib.brotliCompressSync(html, {
+        params: {
+          [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+          [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
+        },
+      })
+    : zlib.gzipSync(html, { level: 6 })
+}
+
 /** br if the browser takes it at least as gladly as gzip, else gzip, else none (`q=0` refuses). */
 export function preferredEncoding(header: string | undefined): 'br' | 'gzip' | undefined {
   if (!header) return undefined
@@ -72,7 +89,8 @@ export async function serveWebApp(
   app: FastifyInstance,
   distDir: string,
   config: ClientConfig,
-): Promise<{ sendIndex(reply: FastifyReply): FastifyReply }> {
+  options: { now?: () => number } = {},
+): Promise<{ sendIndex(reply: FastifyReply): Promise<FastifyReply> }> {
   // The raw HTML files are never served: only the copies with the config inlined.
   const built = fs.existsSync(path.join(distDir, 'index.html'))
   if (!built) app.log.warn({ distDir }, 'web app not built; serving a notice instead')
@@ -88,6 +106,29 @@ export async function serveWebApp(
     const encoding = preferredEncoding(reply.request.headers['accept-encoding'])
     const body = encoding && page[encoding]
     return body ? reply.header('content-encoding', encoding).send(body) : reply.send(page.html)
+  }
+
+  // Issue 13: the landing pages carry their first API answers, main picture and route chunks.
+  const first = built
+    ? firstScreen(app, config, routeLinks(distDir, index.html), options.now ?? Date.now)
+    : undefined
+  const sendIndex = async (reply: FastifyReply): Promise<FastifyReply> => {
+    const started = process.hrtime.bigint()
+    const head = await first?.head(reply.request)
+    if (!head) return sendHtml(reply, index)
+    const at = index.html.lastIndexOf('</head>')
+    const html = at === -1 ? index.html : `${index.html.slice(0, at)}${head}${index.html.slice(at)}`
+    const encoding = preferredEncoding(reply.request.headers['accept-encoding'])
+    const body = compressedNow(html, encoding)
+    const ms = Number(process.hrtime.bigint() - started) / 1e6
+    reply
+      .header('cache-control', 'no-cache')
+      .header('vary', 'accept-encoding')
+      .header('server-timing', `first-screen;dur=${ms.toFixed(1)}`)
+      .type('text/html; charset=utf-8')
+    return body && encoding
+      ? reply.header('content-encoding', encoding).send(body)
+      : reply.send(html)
   }
 
   if (built) {
@@ -120,7 +161,7 @@ export async function serveWebApp(
   app.get('/passport', { schema: { hide: true } }, (_req, reply) => sendHtml(reply, passport))
   app.get('/admin', { schema: { hide: true } }, (_req, reply) => sendHtml(reply, admin))
   app.get('/admin/*', { schema: { hide: true } }, (_req, reply) => sendHtml(reply, admin))
-  app.get('/', { schema: { hide: true } }, (_req, reply) => sendHtml(reply, index))
+  app.get('/', { schema: { hide: true } }, (_req, reply) => sendIndex(reply))
 
-  return { sendIndex: (reply) => sendHtml(reply, index) }
+  return { sendIndex }
 }

@@ -1,0 +1,274 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { type ClientConfig, FIRST_SCREEN_GLOBAL } from '@numisma/contracts/client-config'
+import { COOKIE } from '@numisma/contracts/cookies'
+import { osInfoHeader, randomUuid, signedHeaders } from '@numisma/contracts/signing'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+
+/**
+ * Issue 13: a landing page's first screen used to wait for HTML → JS → its API calls → pictures.
+ * For the four landing URLs the server answers those GET calls itself, inlined before </head>
+ * (the web client's api-client takes them instead of the network), preloads the main picture and
+ * the route's chunks. Only for visitors without a session: a signed-in visitor's answers differ.
+ */
+
+type Service = 'main' | 'search'
+
+interface Call {
+  service: Service
+  /** The path after the service base, as the web client builds it. */
+  path: string
+  /** Answers that change by the second (server time) are never cached. */
+  fresh?: boolean
+}
+
+interface Plan {
+  /** The route module in the web manifest whose static imports the page needs. */
+  route: string
+  calls: Call[]
+  /** The later calls are only made once the first one's answer is on screen. */
+  afterFirst?: boolean
+  /** The main picture, from the inlined bodies (keyed by the call's path). */
+  picture(body: (path: string) => unknown): string | undefined
+}
+
+const HOME = 'src/features/home/pages/home-page.tsx'
+const SPECIAL = 'src/features/auction/pages/special-detail-page.tsx'
+const PRODUCT = 'src/app/product-detail-route.tsx'
+
+/** Same rule as the web app's positiveId (lib/query-param.ts). */
+function positiveId(value: string | null): number | undefined {
+  if (!value || !/^\d{1,15}$/.test(value)) return undefined
+  const n = Number(value)
+  return Number.isSafeInteger(n) && n > 0 ? n : undefined
+}
+
+function first(list: unknown, field: string): string | undefined {
+  const item: unknown = Array.isArray(list) ? list[0] : undefined
+  const value = isRecord(item) ? item[field] : undefined
+  return typeof value === 'string' && value !== '' ? value : undefined
+}
+
+function firstString(list: unknown): string | undefined {
+  const value: unknown = Array.isArray(list) ? list[0] : undefined
+  return typeof value === 'string' && value !== '' ? value : undefined
+}
+
+function field(record: unknown, name: string): unknown {
+  return isRecord(record) ? record[name] : undefined
+}
+
+/** Which calls the page at this URL makes on its first render (apps/web/src), if it is a landing page. */
+export function planFor(url: string): Plan | undefined {
+  const parsed = new URL(url, 'http://x')
+  const params = parsed.searchParams
+  switch (parsed.pathname) {
+    case '/':
+      return {
+        route: HOME,
+        calls: [
+          { service: 'main', path: '/mall/advertis/0' },
+          { service: 'main', path: '/meta/@category' },
+          { service: 'main', path: '/special/V1' },
+          { service: 'main', path: '/pub/@time', fresh: true },
+        ],
+        picture: (body) => first(body('/mall/advertis/0'), 'image'),
+      }
+    case '/specialDetail': {
+      const id = positiveId(params.get('id'))
+      if (id === undefined) return { route: SPECIAL, calls: [], picture: () => undefined }
+      const p = `/special/${id}`
+      return {
+        route: SPECIAL,
+        calls: [{ service: 'main', path: p }],
+        picture: (body) => {
+          const cover = field(body(p), 'cover')
+          return typeof cover === 'string' && cover !== '' ? cover : undefined
+        },
+      }
+    }
+    case '/productDetail': {
+      // product-detail-route.tsx: a productNo makes it a mall item, else ?id= is a lot.
+      const productNo = params.get('productNo')?.trim()
+      if (productNo) {
+        const no = encodeURIComponent(productNo)
+        const item = `/mallproduct/getMallByProductNo/${no}`
+        return {
+          route: PRODUCT,
+          calls: [
+            { service: 'main', path: item },
+            { service: 'main', path: `/mallproduct/getMallCoupons/${no}` },
+          ],
+          picture: (body) => firstString(field(body(item), 'images')),
+        }
+      }
+      const id = positiveId(params.get('id'))
+      if (id === undefined) return { route: PRODUCT, calls: [], picture: () => undefined }
+      const lot = `/auction/${id}`
+      return {
+        route: PRODUCT,
+        // The price steps and server time are asked for as soon as the lot is on screen.
+        afterFirst: true,
+        calls: [
+          { service: 'main', path: lot },
+          { service: 'main', path: '/pub/@time', fresh: true },
+          { service: 'main', path: '/bidding/price-step' },
+        ],
+        picture: (body) => firstString(field(body(lot), 'images')),
+      }
+    }
+    default:
+      return undefined
+  }
+}
+
+interface ManifestChunk {
+  file: string
+  imports?: string[]
+  css?: string[]
+}
+
+/** The modulepreload and stylesheet links of each landing route not already in index.html. */
+export function routeLinks(distDir: string, indexHtml: string): Map<string, string> {
+  const links = new Map<string, string>()
+  const file = path.join(distDir, '.vite', 'manifest.json')
+  if (!fs.existsSync(file)) return links
+  const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, ManifestChunk>
+  const inIndex = (asset: string) => indexHtml.includes(`/${asset}"`)
+  for (const route of [HOME, SPECIAL, PRODUCT]) {
+    if (!manifest[route]) continue
+    const scripts: string[] = []
+    const styles: string[] = []
+    const seen = new Set<string>()
+    const visit = (key: string) => {
+      const chunk = manifest[key]
+      if (!chunk || seen.has(key)) return
+      seen.add(key)
+      for (const dep of chunk.imports ?? []) visit(dep)
+      if (!inIndex(chunk.file)) scripts.push(chunk.file)
+      for (const css of chunk.css ?? [])
+        if (!inIndex(css) && !styles.includes(css)) styles.push(css)
+    }
+    visit(route)
+    links.set(
+      route,
+      [
+        ...scripts.map((f) => `<link rel="modulepreload" crossorigin href="/${attr(f)}">`),
+        ...styles.map((f) => `<link rel="stylesheet" crossorigin href="/${attr(f)}">`),
+      ].join(''),
+    )
+  }
+  return links
+}
+
+/** How long an answer is reused for the same URL: a burst of visitors costs one set of calls. */
+export const FIRST_SCREEN_CACHE_MS = 3_000
+const CACHE_LIMIT = 500
+
+/** True when the visitor's cookies carry a session (the HttpOnly sid or the spec §3 login). */
+export function hasSession(request: FastifyRequest): boolean {
+  const header = request.headers.cookie
+  if (!header) return false
+  const names = new Set(header.split(';').map((part) => part.split('=')[0]!.trim()))
+  return [COOKIE.sid, COOKIE.id, COOKIE.key, COOKIE.userId].some((name) => names.has(name))
+}
+
+export interface FirstScreen {
+  /** What goes before </head> for this URL, or undefined for any other page. */
+  head(request: FastifyRequest): Promise<string | undefined>
+}
+
+export function firstScreen(
+  app: FastifyInstance,
+  config: ClientConfig,
+  links: Map<string, string>,
+  now: () => number,
+): FirstScreen {
+  const cache = new Map<string, { at: number; body: Promise<unknown> }>()
+  const osInfo = osInfoHeader()
+
+  /** The call signed exactly like an anonymous browser; the body of a 2xx, else undefined. */
+  async function fetchBody(call: Call, deviceId: string): Promise<unknown> {
+    const pair = config.apps[call.service === 'main' ? 'h5' : 'search']
+    const res = await app.inject({
+      method: 'GET',
+      url: `${config.services[call.service]}${call.path}`,
+      headers: {
+        ...signedHeaders({
+          method: 'GET',
+          path: call.path,
+          appId: pair.id,
+          key: pair.key,
+          deviceId,
+          signSecret: config.signSecret,
+          osInfo,
+          now: now(),
+          nonce: randomUuid(),
+        }),
+        'accept-language': 'zh-CN',
+        accept: 'application/json',
+      },
+    })
+    if (res.statusCode < 200 || res.statusCode >= 300) return undefined
+    try {
+      const body: unknown = res.json()
+      return isRecord(body) && 'data' in body ? body : undefined
+    } catch {
+      return undefined
+    }
+  }
+
+  function body(call: Call, deviceId: string): Promise<unknown> {
+    if (call.fresh) return fetchBody(call, deviceId)
+    const key = `${call.service}${call.path}`
+    const at = now()
+    const hit = cache.get(key)
+    if (hit && at - hit.at < FIRST_SCREEN_CACHE_MS && at >= hit.at) return hit.body
+    if (cache.size >= CACHE_LIMIT) {
+      for (const [k, v] of cache) if (at - v.at >= FIRST_SCREEN_CACHE_MS) cache.delete(k)
+      if (cache.size >= CACHE_LIMIT) cache.clear()
+    }
+    const pending = fetchBody(call, deviceId).catch(() => undefined)
+    cache.set(key, { at, body: pending })
+    return pending
+  }
+
+  return {
+    async head(request) {
+      const plan = planFor(request.url)
+      if (!plan) return undefined
+      const chunks = links.get(plan.route) ?? ''
+      if (hasSession(request)) return chunks
+      const deviceId = `first-screen-${randomUuid()}`
+      const bodies = await Promise.all(plan.calls.map((call) => body(call, deviceId)))
+      if (plan.afterFirst && bodies[0] === undefined) bodies.fill(undefined)
+      const inlined: Record<string, unknown> = {}
+      const byPath = new Map<string, unknown>()
+      plan.calls.forEach((call, i) => {
+        const value = bodies[i]
+        if (value === undefined) return
+        inlined[`${config.services[call.service]}${call.path}`] = value
+        byPath.set(call.path, value)
+      })
+      const picture = plan.picture((p) => field(byPath.get(p), 'data'))
+      const json = JSON.stringify(inlined).replace(/</g, '\\u003c')
+      return [
+        Object.keys(inlined).length > 0
+          ? `<script>window.${FIRST_SCREEN_GLOBAL}=${json}</script>`
+          : '',
+        picture
+          ? `<link rel="preload" as="image" fetchpriority="high" href="${attr(picture)}">`
+          : '',
+        chunks,
+      ].join('')
+    },
+  }
+}
+
+function attr(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}

@@ -1,0 +1,212 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import zlib from 'node:zlib'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { FIRST_SCREEN_GLOBAL } from '@numisma/contracts/client-config'
+import { COOKIE } from '@numisma/contracts/cookies'
+import { CatalogRepository } from '../src/modules/catalog/repository'
+import { seedCatalogue } from '../src/seed/catalogue'
+import { createTestApp, type TestApp } from './helpers/app'
+import { testDatabases } from './helpers/databases'
+
+const databases = await testDatabases()
+
+/** A built dist the way Vite leaves it, with a manifest of the three landing routes (issue 13). */
+function builtDist(): string {
+  const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'numisma-first-'))
+  fs.mkdirSync(path.join(dist, 'assets'))
+  fs.mkdirSync(path.join(dist, '.vite'))
+  const page = `<!doctype html><html><head><!--numisma-config-->
+<script type="module" crossorigin src="/assets/index-1.js"></script>
+<link rel="modulepreload" crossorigin href="/assets/framework-1.js">
+<link rel="stylesheet" crossorigin href="/assets/framework-1.css">
+</head><body><div id="root"></div>${'<p>shop</p>'.repeat(150)}</body></html>`
+  for (const name of ['index.html', 'passport.html', 'admin.html']) {
+    fs.writeFileSync(path.join(dist, name), page)
+  }
+  const manifest = {
+    'index.html': {
+      file: 'assets/index-1.js',
+      isEntry: true,
+      imports: ['_framework-1.js'],
+    },
+    '_framework-1.js': { file: 'assets/framework-1.js', css: ['assets/framework-1.css'] },
+    '_landing-1.js': {
+      file: 'assets/landing-1.js',
+      imports: ['_framework-1.js'],
+      css: ['assets/landing-1.css'],
+    },
+    '_item-1.js': { file: 'assets/item-1.js', imports: ['_landing-1.js'] },
+    'src/features/home/pages/home-page.tsx': {
+      file: 'assets/home-page-1.js',
+      isDynamicEntry: true,
+      imports: ['_framework-1.js', '_landing-1.js'],
+      dynamicImports: ['src/features/home/components/home-feed.tsx'],
+    },
+    'src/features/home/components/home-feed.tsx': {
+      file: 'assets/home-feed-1.js',
+      isDynamicEntry: true,
+    },
+    'src/features/auction/pages/special-detail-page.tsx': {
+      file: 'assets/special-detail-page-1.js',
+      isDynamicEntry: true,
+      imports: ['_item-1.js'],
+    },
+    'src/app/product-detail-route.tsx': {
+      file: 'assets/product-detail-route-1.js',
+      isDynamicEntry: true,
+      imports: ['_item-1.js'],
+      css: ['assets/product-detail-route-1.css'],
+    },
+  }
+  fs.writeFileSync(path.join(dist, '.vite', 'manifest.json'), JSON.stringify(manifest))
+  return dist
+}
+
+function inlined(html: string): Record<string, { data: unknown }> | undefined {
+  const match = new RegExp(`<script>window\\.${FIRST_SCREEN_GLOBAL}=(.*?)</script>`).exec(html)
+  return match ? (JSON.parse(match[1]!) as Record<string, { data: unknown }>) : undefined
+}
+
+describe.each(databases)('first screen without an API round trip (issue 13) on $name', (kind) => {
+  let t: TestApp
+  let dist: string
+
+  beforeAll(async () => {
+    dist = builtDist()
+    t = await createTestApp(kind, { webDist: dist })
+    await seedCatalogue(new CatalogRepository(t.database.db), t.clock.now())
+  })
+  afterAll(async () => {
+    await t.close()
+    fs.rmSync(dist, { recursive: true, force: true })
+  })
+
+  const page = (url: string, headers: Record<string, string> = {}) =>
+    t.inject({ method: 'GET', url, headers })
+  const api = async (apiPath: string) => (await t.call({ method: 'GET', path: apiPath })).json()
+
+  it('home: banners, categories, specials and server time, the first banner preloaded', async () => {
+    const res = await page('/')
+    expect(res.statusCode).toBe(200)
+    const first = inlined(res.body)!
+    expect(Object.keys(first).sort()).toEqual(
+      [
+        '/svc/main/mall/advertis/0',
+        '/svc/main/meta/@category',
+        '/svc/main/pub/@time',
+        '/svc/main/special/V1',
+      ].sort(),
+    )
+    for (const p of ['/mall/advertis/0', '/meta/@category', '/special/V1']) {
+      expect(first[`/svc/main${p}`], p).toEqual(await api(p))
+    }
+    expect(first['/svc/main/pub/@time']!.data).toMatchObject({ timestamp: expect.any(Number) })
+    const banners = first['/svc/main/mall/advertis/0']!.data as { image: string }[]
+    expect(banners.length).toBeGreaterThan(0)
+    expect(res.body).toContain(
+      `<link rel="preload" as="image" fetchpriority="high" href="${banners[0]!.image.replace(/&/g, '&amp;')}">`,
+    )
+    // The route's chunks not already in index.html, with their CSS; not the lazy feed.
+    expect(res.body).toContain(
+      '<link rel="modulepreload" crossorigin href="/assets/home-page-1.js">',
+    )
+    expect(res.body).toContain('<link rel="modulepreload" crossorigin href="/assets/landing-1.js">')
+    expect(res.body).toContain('<link rel="stylesheet" crossorigin href="/assets/landing-1.css">')
+    expect(res.body).not.toContain('home-feed-1.js')
+    expect(res.body.match(/framework-1\.js/g)).toHaveLength(1)
+    // Everything sits in the head, the config still first.
+    const head = res.body.slice(0, res.body.indexOf('</head>'))
+    expect(head).toContain(FIRST_SCREEN_GLOBAL)
+    expect(head).toContain('__NUMISMA_CONFIG__')
+    expect(res.headers['cache-control']).toBe('no-cache')
+  })
+
+  it('a special: its detail and its cover', async () => {
+    const res = await page('/specialDetail?id=1')
+    const first = inlined(res.body)!
+    expect(Object.keys(first)).toEqual(['/svc/main/special/1'])
+    const special = await api('/special/1')
+    expect(first['/svc/main/special/1']).toEqual(special)
+    expect(res.body).toContain(`fetchpriority="high" href="${special.data.cover}"`)
+    expect(res.body).toContain('href="/assets/special-detail-page-1.js"')
+    expect(res.body).toContain('href="/assets/item-1.js"')
+  })
+
+  it('a lot: its detail, the price steps and server time, its first photo', async () => {
+    const res = await page('/productDetail?id=2')
+    const first = inlined(res.body)!
+    expect(Object.keys(first).sort()).toEqual(
+      ['/svc/main/auction/2', '/svc/main/bidding/price-step', '/svc/main/pub/@time'].sort(),
+    )
+    const lot = await api('/auction/2')
+    expect(first['/svc/main/auction/2']).toEqual(lot)
+    expect(first['/svc/main/bidding/price-step']).toEqual(await api('/bidding/price-step'))
+    expect(res.body).toContain(`fetchpriority="high" href="${lot.data.images[0]}"`)
+    expect(res.body).toContain('href="/assets/product-detail-route-1.js"')
+    expect(res.body).toContain(
+      '<link rel="stylesheet" crossorigin href="/assets/product-detail-route-1.css">',
+    )
+  })
+
+  it('a mall item: its detail and coupons, its first photo', async () => {
+    const productNo = (
+      await t.database.db
+        .selectFrom('mall_items')
+        .select('product_no')
+        .orderBy('id')
+        .executeTakeFirstOrThrow()
+    ).product_no
+    const res = await page(`/productDetail?productNo=${encodeURIComponent(productNo)}`)
+    const first = inlined(res.body)!
+    const no = encodeURIComponent(productNo)
+    const item = await api(`/mallproduct/getMallByProductNo/${no}`)
+    expect(first[`/svc/main/mallproduct/getMallByProductNo/${no}`]).toEqual(item)
+    expect(first[`/svc/main/mallproduct/getMallCoupons/${no}`]).toEqual(
+      await api(`/mallproduct/getMallCoupons/${no}`),
+    )
+    expect(res.body).toContain(`fetchpriority="high" href="${item.data.images[0]}"`)
+  })
+
+  it('a signed-in visitor gets the plain page: their answers may differ', async () => {
+    for (const cookie of [`${COOKIE.sid}=abc`, `${COOKIE.userId}=42; ${COOKIE.id}=x`]) {
+      const res = await page('/productDetail?id=2', { cookie })
+      expect(res.statusCode).toBe(200)
+      expect(inlined(res.body)).toBeUndefined()
+      expect(res.body).not.toContain('fetchpriority')
+    }
+  })
+
+  it('a missing or malformed lot: the page, no data, no picture', async () => {
+    for (const url of ['/productDetail?id=999999', '/productDetail?id=abc', '/specialDetail']) {
+      const res = await page(url)
+      expect(res.statusCode, url).toBe(200)
+      expect(res.body, url).toContain('<div id="root">')
+      expect(inlined(res.body) ?? {}, url).toEqual({})
+      expect(res.body, url).not.toContain('fetchpriority')
+    }
+  })
+
+  it('other pages are unchanged, and the landing pages compressed per request', async () => {
+    const plain = await page('/ucenter', { 'accept-encoding': 'br' })
+    const body = zlib.brotliDecompressSync(plain.rawPayload).toString()
+    expect(body).not.toContain(FIRST_SCREEN_GLOBAL)
+    expect(body).not.toContain('modulepreload" crossorigin href="/assets/home-page-1.js')
+    for (const encoding of ['br', 'gzip'] as const) {
+      const res = await page('/', { 'accept-encoding': encoding })
+      expect(res.headers['content-encoding']).toBe(encoding)
+      expect(res.headers.vary).toMatch(/accept-encoding/i)
+      const html = (encoding === 'br' ? zlib.brotliDecompressSync : zlib.gunzipSync)(
+        res.rawPayload,
+      ).toString()
+      expect(inlined(html)).toBeDefined()
+    }
+  })
+
+  it('escapes < in the inlined bodies', async () => {
+    const res = await page('/')
+    const script = /<script>window\.__NUMISMA_FIRST__=(.*?)<\/script>/.exec(res.body)![1]!
+    expect(script).not.toContain('<')
+  })
+})
