@@ -1,4 +1,4 @@
-import { useEffect, useState, type RefObject } from 'react'
+import { startTransition, useEffect, useState, type RefObject } from 'react'
 import { whenSettled } from './when-settled'
 
 /**
@@ -11,7 +11,8 @@ export function useDeferredMount(ref: RefObject<Element | null>, margin = '400px
   const [mounted, setMounted] = useState(false)
   useEffect(() => {
     if (mounted) return
-    const show = () => setMounted(true)
+    // A transition: the block renders in slices that yield to the browser, not as one long task.
+    const show = () => startTransition(() => setMounted(true))
     const cancel = whenSettled(show)
     const element = ref.current
     const observer =
