@@ -5,7 +5,14 @@ import type { ClientConfig } from '@numisma/contracts/client-config'
 import { LOGIN_COOKIES } from '@numisma/contracts/cookies'
 import { errorText } from '@numisma/contracts/errors'
 import { hmacSignature, parseAuthorization, xSign } from '@numisma/contracts/signing'
-import { ApiError, buildUrl, createApiClient, isNotFound, type ApiClientDeps } from './api-client'
+import {
+  ApiError,
+  buildUrl,
+  createApiClient,
+  FIRST_SCREEN_WINDOW_MS,
+  isNotFound,
+  type ApiClientDeps,
+} from './api-client'
 import { memoryCookies } from './cookies'
 
 const CONFIG: ClientConfig = {
@@ -341,5 +348,105 @@ describe('a phone whose clock is wrong', () => {
     // The next call is stamped right the first time.
     await client.request({ path: '/pub/@time', defaultError: 'GET_TIME_FAILED' })
     expect(fetchMock).toHaveBeenCalledTimes(3)
+  })
+})
+
+describe('the first screen inlined by the server (issue 13)', () => {
+  const BANNERS = '/svc/main/mall/advertis/0'
+
+  function withFirst(first: Record<string, unknown>, overrides: Partial<ApiClientDeps> = {}) {
+    return setup({ firstScreen: first, ...overrides })
+  }
+
+  it('answers the first matching GET from the inlined body, once, then from the network', async () => {
+    const first: Record<string, unknown> = { [BANNERS]: { data: ['inlined'] } }
+    const { client, deps } = withFirst(first)
+    const call = () => client.request({ path: '/mall/advertis/0', defaultError: 'GET_LIST_FAILED' })
+    await expect(call()).resolves.toEqual(['inlined'])
+    expect(deps.fetch).not.toHaveBeenCalled()
+    expect(first).toEqual({})
+    await expect(call()).resolves.toEqual({ ok: true })
+    expect(deps.fetch).toHaveBeenCalledTimes(1)
+  })
+
+  it('matches on the service, path and query the client would fetch', async () => {
+    const first: Record<string, unknown> = {
+      '/svc/search/api/search/wechat?status=live&page=1': {
+        data: [],
+        page: 1,
+        pageSize: 10,
+        total: 0,
+      },
+    }
+    const { client, deps } = withFirst(first)
+    // Same path on the main service, and another query: both go to the network.
+    await client.request({
+      path: '/api/search/wechat',
+      query: { status: 'live', page: 1 },
+      defaultError: 'GET_LIST_FAILED',
+    })
+    await client.request({
+      service: 'search',
+      path: '/api/search/wechat',
+      query: { status: 'live', page: 2 },
+      defaultError: 'GET_LIST_FAILED',
+    })
+    expect(deps.fetch).toHaveBeenCalledTimes(2)
+    await expect(
+      client.requestPage({
+        service: 'search',
+        path: '/api/search/wechat',
+        query: { status: 'live', page: 1 },
+        defaultError: 'GET_LIST_FAILED',
+      }),
+    ).resolves.toEqual({ data: [], page: 1, pageSize: 10, total: 0 })
+    expect(deps.fetch).toHaveBeenCalledTimes(2)
+  })
+
+  it('still checks the inlined body with the call’s schema', async () => {
+    const { client, deps } = withFirst({ '/svc/main/auction/7/@attention': { data: { nope: 1 } } })
+    await expect(
+      client.request({
+        path: '/auction/7/@attention',
+        defaultError: 'GET_ITEM_INFO_FAILED',
+        schema: WatchStateSchema,
+      }),
+    ).rejects.toMatchObject({ code: 'GET_ITEM_INFO_FAILED' })
+    expect(deps.toast).toHaveBeenCalledWith(errorText('GET_ITEM_INFO_FAILED', 'zh'))
+    expect(deps.fetch).not.toHaveBeenCalled()
+  })
+
+  it('is not used after the first 30 s', async () => {
+    let now = 1_700_000_000_000
+    const first: Record<string, unknown> = { [BANNERS]: { data: ['stale'] } }
+    const { client, deps } = withFirst(first, { now: () => now })
+    now += FIRST_SCREEN_WINDOW_MS + 1
+    await expect(
+      client.request({ path: '/mall/advertis/0', defaultError: 'GET_LIST_FAILED' }),
+    ).resolves.toEqual({ ok: true })
+    expect(deps.fetch).toHaveBeenCalledTimes(1)
+    expect(first).toEqual({})
+  })
+
+  it('never answers a POST', async () => {
+    const first: Record<string, unknown> = { '/svc/main/auction/7/@attention': { data: 'inlined' } }
+    const { client, deps } = withFirst(first)
+    await expect(
+      client.request({
+        method: 'POST',
+        path: '/auction/7/@attention',
+        defaultError: 'GET_ITEM_INFO_FAILED',
+      }),
+    ).resolves.toEqual({ ok: true })
+    expect(deps.fetch).toHaveBeenCalledTimes(1)
+    expect(first).toHaveProperty(['/svc/main/auction/7/@attention'])
+  })
+
+  it('ignores an entry that is no success envelope and asks the network', async () => {
+    const { client, deps } = withFirst({ [BANNERS]: { code: 'X' } })
+    await expect(
+      client.request({ path: '/mall/advertis/0', defaultError: 'GET_LIST_FAILED' }),
+    ).resolves.toEqual({ ok: true })
+    expect(deps.fetch).toHaveBeenCalledTimes(1)
   })
 })

@@ -1,4 +1,4 @@
-import type { ClientConfig } from '@numisma/contracts/client-config'
+import { FIRST_SCREEN_GLOBAL, type ClientConfig } from '@numisma/contracts/client-config'
 import { COOKIE } from '@numisma/contracts/cookies'
 import { errorText, type ErrorCode } from '@numisma/contracts/errors'
 import { HEADER, osInfoHeader, signedHeaders } from '@numisma/contracts/signing'
@@ -9,6 +9,9 @@ import { inBackground } from './background'
 
 /** Spec §9: every call gives up after 20 s. */
 export const REQUEST_TIMEOUT_MS = 20_000
+
+/** How long after start the bodies the server inlined into the page may answer a call (issue 13). */
+export const FIRST_SCREEN_WINDOW_MS = 30_000
 
 export type ServiceName = 'main' | 'search'
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
@@ -82,6 +85,12 @@ export interface ApiClientDeps {
   now: () => number
   osInfo: string
   timeoutMs: number
+  /**
+   * Issue 13: the JSON bodies of a landing page's first GET calls, inlined by the server and keyed
+   * by the URL they would be fetched from. Each answers one call, within FIRST_SCREEN_WINDOW_MS of
+   * the client's creation, and is deleted once used (all of them once the window has passed).
+   */
+  firstScreen?: Record<string, unknown> | undefined
 }
 
 export interface ApiClient {
@@ -94,12 +103,35 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   // How far the phone's clock is off the server's. Requests are stamped with server time, so a
   // phone set minutes wrong still passes the ±300 s check (learnt from the first refusal).
   let clockOffset = 0
+  const startedAt = deps.now()
+
+  /** The inlined success envelope for this GET, taken out of the page's bodies; else undefined. */
+  function takeFirstScreen(method: HttpMethod, url: string): Record<string, unknown> | undefined {
+    const first = deps.firstScreen
+    if (!first) return undefined
+    if (deps.now() - startedAt > FIRST_SCREEN_WINDOW_MS) {
+      for (const key of Object.keys(first)) Reflect.deleteProperty(first, key)
+      return undefined
+    }
+    if (method !== 'GET' || !Object.hasOwn(first, url)) return undefined
+    const body = first[url]
+    Reflect.deleteProperty(first, url)
+    return isRecord(body) && 'data' in body ? body : undefined
+  }
 
   async function send(
     options: RequestOptions<unknown>,
     retried = false,
   ): Promise<Record<string, unknown>> {
     const locale = toLocale(deps.language())
+    const method = options.method ?? 'GET'
+    const config = deps.config()
+    const service = options.service ?? 'main'
+    const url = buildUrl(config.services[service], options.path, options.query)
+    // The server answered this one already, in the page itself: no round trip (issue 13).
+    const inlined = retried ? undefined : takeFirstScreen(method, url)
+    if (inlined) return inlined
+
     // Spec §5: no call at all while offline, and the user is told with an alert.
     if (!deps.isOnline()) {
       const text = errorText('OFFLINE', locale)
@@ -119,9 +151,6 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       return error
     }
 
-    const method = options.method ?? 'GET'
-    const config = deps.config()
-    const service = options.service ?? 'main'
     const session = readSession(deps.cookies)
     const app = session
       ? { id: session.id, key: session.key }
@@ -156,7 +185,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     let res: Response
     let body: unknown
     try {
-      res = await deps.fetch(buildUrl(config.services[service], options.path, options.query), {
+      res = await deps.fetch(url, {
         method,
         headers,
         body: options.body === undefined ? undefined : JSON.stringify(options.body),
@@ -233,6 +262,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 let browserClient: ApiClient | null = null
 
+/** The bodies the server inlined into a landing page (platform/first-screen.ts), if any. */
+function firstScreenBodies(): Record<string, unknown> | undefined {
+  const value: unknown = (window as unknown as Record<string, unknown>)[FIRST_SCREEN_GLOBAL]
+  return isRecord(value) ? value : undefined
+}
+
 function client(): ApiClient {
   browserClient ??= createApiClient({
     fetch: (input, init) => window.fetch(input, init),
@@ -246,6 +281,7 @@ function client(): ApiClient {
     now: () => Date.now(),
     osInfo: osInfoHeader(),
     timeoutMs: REQUEST_TIMEOUT_MS,
+    firstScreen: firstScreenBodies(),
   })
   return browserClient
 }
