@@ -123,10 +123,10 @@ describe.each(databases)('first screen without an API round trip (issue 13) on $
     expect(res.headers['cache-control']).toBe('no-cache')
   })
 
-  it('a special: its detail and its cover', async () => {
+  it('a special: its detail, server time for its countdown, and its cover', async () => {
     const res = await page('/specialDetail?id=1')
     const first = inlined(res.body)!
-    expect(Object.keys(first)).toEqual(['/svc/main/special/1'])
+    expect(Object.keys(first).sort()).toEqual(['/svc/main/pub/@time', '/svc/main/special/1'])
     const special = await api('/special/1')
     expect(first['/svc/main/special/1']).toEqual(special)
     expect(res.body).toContain(`fetchpriority="high" href="${special.data.cover}"`)
@@ -179,7 +179,12 @@ describe.each(databases)('first screen without an API round trip (issue 13) on $
   })
 
   it('a missing or malformed lot: the page, no data, no picture', async () => {
-    for (const url of ['/productDetail?id=999999', '/productDetail?id=abc', '/specialDetail']) {
+    for (const url of [
+      '/productDetail?id=999999',
+      '/productDetail?id=abc',
+      '/specialDetail',
+      '/specialDetail?id=999999',
+    ]) {
       const res = await page(url)
       expect(res.statusCode, url).toBe(200)
       expect(res.body, url).toContain('<div id="root">')

@@ -80,7 +80,12 @@ export function planFor(url: string): Plan | undefined {
       const p = `/special/${id}`
       return {
         route: SPECIAL,
-        calls: [{ service: 'main', path: p }],
+        // Its countdown asks for the server time once the special is on screen.
+        afterFirst: true,
+        calls: [
+          { service: 'main', path: p },
+          { service: 'main', path: '/pub/@time', fresh: true },
+        ],
         picture: (body) => {
           const cover = field(body(p), 'cover')
           return typeof cover === 'string' && cover !== '' ? cover : undefined
