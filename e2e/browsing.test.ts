@@ -89,8 +89,10 @@ describe('browsing', () => {
     await page.waitForURL((url) => url.pathname === '/productDetail')
     await page.locator(`[data-testid=item-detail][data-lot-id="${lotId}"]`).waitFor()
     await page.waitForLoadState('networkidle')
-    // The special stays kept alive behind the lot: it asked for itself once, and nothing else.
-    expect(specialCalls).toEqual([`/svc/main/special/${specialId}`])
+    // The special stays kept alive behind the lot: it asked for itself at most once (its first
+    // answer may come inlined in the page), and for no other special.
+    expect(specialCalls.every((path) => path === `/svc/main/special/${specialId}`)).toBe(true)
+    expect(specialCalls.length).toBeLessThanOrEqual(1)
     expect(await toasts()).toEqual([])
 
     await page.goBack()

@@ -18,8 +18,6 @@ interface Call {
   service: Service
   /** The path after the service base, as the web client builds it. */
   path: string
-  /** Answers that change by the second (server time) are never cached. */
-  fresh?: boolean
 }
 
 interface Plan {
@@ -70,7 +68,6 @@ export function planFor(url: string): Plan | undefined {
           { service: 'main', path: '/mall/advertis/0' },
           { service: 'main', path: '/meta/@category' },
           { service: 'main', path: '/special/V1' },
-          { service: 'main', path: '/pub/@time', fresh: true },
         ],
         picture: (body) => first(body('/mall/advertis/0'), 'image'),
       }
@@ -80,12 +77,8 @@ export function planFor(url: string): Plan | undefined {
       const p = `/special/${id}`
       return {
         route: SPECIAL,
-        // Its countdown asks for the server time once the special is on screen.
         afterFirst: true,
-        calls: [
-          { service: 'main', path: p },
-          { service: 'main', path: '/pub/@time', fresh: true },
-        ],
+        calls: [{ service: 'main', path: p }],
         picture: (body) => {
           const cover = field(body(p), 'cover')
           return typeof cover === 'string' && cover !== '' ? cover : undefined
@@ -112,11 +105,12 @@ export function planFor(url: string): Plan | undefined {
       const lot = `/auction/${id}`
       return {
         route: PRODUCT,
-        // The price steps and server time are asked for as soon as the lot is on screen.
+        // The price steps are asked for as soon as the lot is on screen. The server time never
+        // comes inlined: its offset is measured over the request's own round trip, and a time
+        // stamped when the HTML was made would run every countdown slow by the page's load time.
         afterFirst: true,
         calls: [
           { service: 'main', path: lot },
-          { service: 'main', path: '/pub/@time', fresh: true },
           { service: 'main', path: '/bidding/price-step' },
         ],
         picture: (body) => firstString(field(body(lot), 'images')),
@@ -224,7 +218,6 @@ export function firstScreen(
   }
 
   function body(call: Call, deviceId: string): Promise<unknown> {
-    if (call.fresh) return fetchBody(call, deviceId)
     const key = `${call.service}${call.path}`
     const at = now()
     const hit = cache.get(key)
