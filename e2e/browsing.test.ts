@@ -27,6 +27,11 @@ describe('browsing', () => {
     const page = await context.newPage()
     await page.goto('/')
     await page.locator('[data-testid=special-list] [data-special-id]').first().waitFor()
+    // The lists below the fold mount as they are scrolled near.
+    await page.evaluate(`(() => {
+      const body = document.querySelector('[data-testid=page-body]')
+      body.scrollTop = body.scrollHeight
+    })()`)
     await page.locator('[data-testid=buying-list] [data-testid=lot-card]').first().waitFor()
 
     // Scroll until the last special is on screen, well below the top.

@@ -20,12 +20,14 @@ afterAll(() => browser.close())
 describe('offline (spec §5)', () => {
   it('shows the alert and makes no request', async () => {
     const { context, page } = await signedInContext(browser)
-    // The user centre's chunk arrives with the prefetch once the home page has settled; offline,
-    // the tab must then answer with the alert, not with a page that failed to load.
+    // The user centre's chunk arrives with the prefetch that follows the reader's first input;
+    // offline, the tab must then answer with the alert, not with a page that failed to load.
     const prefetched = page.waitForResponse((r) =>
       /\/assets\/ucenter-page-[^/]*\.js$/.test(r.url()),
     )
     await page.goto('/')
+    await page.locator('[data-testid=special-list]').waitFor()
+    await page.mouse.wheel(0, 1)
     await prefetched
     await page.waitForLoadState('networkidle')
 

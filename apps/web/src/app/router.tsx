@@ -3,6 +3,7 @@ import { createBrowserRouter, type RouteObject } from 'react-router'
 import { PageMetaContext } from '../components/page-meta-context'
 import { AppLayout } from './app-layout'
 import { RouteError } from './route-error'
+import { whenIdle } from '../lib/idle-work'
 import { ROUTES, visibleRoutes, type RouteMeta } from './routes'
 
 type Page = LazyExoticComponent<ComponentType>
@@ -19,14 +20,26 @@ function page<M>(load: () => Promise<M>, name: keyof M): Page {
 /**
  * Fetches the page chunks a visitor may open next, so moving between pages later works on a flaky
  * or lost connection (the data call then shows spec §5's offline alert, not a broken page). An
- * anonymous visitor gets the public pages only: the signed-in ones wait for a sign-in (issue 13).
+ * anonymous visitor gets the public pages only: the signed-in ones wait for a sign-in. One page at
+ * a time, each in an idle moment: every chunk is evaluated as it arrives, and forty of them at once
+ * held a slow phone's main thread for seconds just as the reader began to use the page (issue 13).
  */
-export function prefetchPages(signedIn: boolean): void {
-  for (const meta of ROUTES) {
-    if (meta.debugOnly || (meta.auth && !signedIn)) continue
-    const Page = PAGES[meta.path]
-    const load = Page ? loaders.get(Page) : undefined
-    load?.().catch(() => undefined)
+export function prefetchPages(signedIn: boolean): () => void {
+  const queue = ROUTES.filter((meta) => !meta.debugOnly && (signedIn || !meta.auth))
+    .map((meta) => PAGES[meta.path])
+    .map((Page) => (Page ? loaders.get(Page) : undefined))
+    .filter((load) => load !== undefined)
+  let stopped = false
+  const next = (): void => {
+    const load = queue.shift()
+    if (stopped || !load) return
+    load()
+      .catch(() => undefined)
+      .finally(() => whenIdle(next))
+  }
+  whenIdle(next)
+  return () => {
+    stopped = true
   }
 }
 

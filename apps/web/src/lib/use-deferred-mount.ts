@@ -1,31 +1,28 @@
 import { startTransition, useEffect, useState, type RefObject } from 'react'
-import { whenSettled } from './when-settled'
 
 /**
- * Whether a block below the fold may mount: as soon as it comes within `margin` of the viewport,
- * or once the first screen has settled, whichever comes first — so the first screen's load and
- * render carry none of its code, data or pictures (issue 13), and it is there before anyone
- * scrolls to it.
+ * Whether a block below the fold may mount: once it comes within `margin` of the viewport, so the
+ * first screen's load and render carry none of its code, data or pictures (issue 13), and it is
+ * there before the reader scrolls to it. Rendered in a transition, in slices that yield to the
+ * browser rather than as one long task.
  */
-export function useDeferredMount(ref: RefObject<Element | null>, margin = '400px'): boolean {
+export function useDeferredMount(ref: RefObject<Element | null>, margin = '200px'): boolean {
   const [mounted, setMounted] = useState(false)
   useEffect(() => {
-    if (mounted) return
-    // A transition: the block renders in slices that yield to the browser, not as one long task.
-    const show = () => startTransition(() => setMounted(true))
-    const cancel = whenSettled(show)
     const element = ref.current
-    const observer =
-      element && typeof IntersectionObserver === 'function'
-        ? new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && show(), {
-            rootMargin: margin,
-          })
-        : undefined
-    if (element) observer?.observe(element)
-    return () => {
-      cancel()
-      observer?.disconnect()
+    if (mounted || !element) return
+    if (typeof IntersectionObserver !== 'function') {
+      startTransition(() => setMounted(true))
+      return
     }
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) startTransition(() => setMounted(true))
+      },
+      { rootMargin: margin },
+    )
+    observer.observe(element)
+    return () => observer.disconnect()
   }, [mounted, ref, margin])
   return mounted
 }
