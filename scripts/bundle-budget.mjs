@@ -28,7 +28,7 @@ export const TARGETS = {
  * adds to the first load fails CI while the target is worked towards.
  */
 export const BUDGETS = {
-  jsGzip: 265 * 1024,
+  jsGzip: 270 * 1024,
   cssGzip: 30 * 1024,
 }
 

@@ -15,6 +15,10 @@ const FRAMEWORK =
 
 const src = (file: string) => fileURLToPath(new URL(`./src/${file}`, import.meta.url))
 const SHELL_ROOTS = [src('main.tsx')]
+/** The sign-in app shares the shop's shell, and nothing of its pages. */
+const PASSPORT_ROOTS = [src('passport/main.tsx')]
+/** The console's modules stay in the bundler's own chunks: it never loads shop code or CSS. */
+const CONSOLE_ROOTS = [src('admin/main.tsx')]
 const HOME_ROOTS = [src('features/home/pages/home-page.tsx')]
 const ITEM_ROOTS = [
   src('features/auction/pages/special-detail-page.tsx'),
@@ -118,6 +122,11 @@ export function firstLoadChunks(): (id: string, graph: ModuleGraph) => string | 
       for (const m of item) if (!shell.has(m)) owner.set(m, home.has(m) ? 'landing' : 'item')
       for (const m of home) if (!shell.has(m) && !item.has(m)) owner.set(m, 'home')
       for (const m of shell) owner.set(m, 'shell')
+      // What the sign-in app needs goes into the shell it shares with the shop, so it loads no
+      // page chunk; what the console reaches stays in the bundler's own shared chunks, or the
+      // shop's CSS (its html/body rules among it) would come into the console.
+      for (const m of reach(PASSPORT_ROOTS, graph)) if (owner.has(m)) owner.set(m, 'shell')
+      for (const m of reach(CONSOLE_ROOTS, graph)) owner.delete(m)
       // The entry and the pages stay chunks of their own that import these (the manifest and the
       // router's lazy imports name them).
       for (const root of [...SHELL_ROOTS, ...HOME_ROOTS, ...ITEM_ROOTS]) owner.delete(root)

@@ -180,6 +180,9 @@ describe.each(databases)('first screen without an API round trip (issue 13) on $
       '/productDetail?id=abc',
       '/specialDetail',
       '/specialDetail?id=999999',
+      // Not a mall item number: the plain page, no calls made.
+      '/productDetail?productNo=%3Cscript%3E',
+      `/productDetail?productNo=M${'1'.repeat(40)}`,
     ]) {
       const res = await page(url)
       expect(res.statusCode, url).toBe(200)

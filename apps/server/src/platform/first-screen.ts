@@ -18,6 +18,8 @@ interface Call {
   service: Service
   /** The path after the service base, as the web client builds it. */
   path: string
+  /** Asked for on every page: answers that move by the second are never reused. */
+  live?: boolean
 }
 
 interface Plan {
@@ -56,6 +58,8 @@ function field(record: unknown, name: string): unknown {
   return isRecord(record) ? record[name] : undefined
 }
 
+const PRODUCT_NO = /^[A-Za-z0-9_-]{1,32}$/
+
 /** Which calls the page at this URL makes on its first render (apps/web/src), if it is a landing page. */
 export function planFor(url: string): Plan | undefined {
   const parsed = new URL(url, 'http://x')
@@ -88,6 +92,9 @@ export function planFor(url: string): Plan | undefined {
     case '/productDetail': {
       // product-detail-route.tsx: a productNo makes it a mall item, else ?id= is a lot.
       const productNo = params.get('productNo')?.trim()
+      // A mall item number as the catalogue issues them; anything else gets the plain page, so
+      // random numbers cannot make the server call its routes (or churn the cache) per request.
+      if (productNo && !PRODUCT_NO.test(productNo)) return undefined
       if (productNo) {
         const no = encodeURIComponent(productNo)
         const item = `/mallproduct/getMallByProductNo/${no}`
@@ -110,7 +117,8 @@ export function planFor(url: string): Plan | undefined {
         // stamped when the HTML was made would run every countdown slow by the page's load time.
         afterFirst: true,
         calls: [
-          { service: 'main', path: lot },
+          // Never from the cache: a lot's price moves by the second near its close.
+          { service: 'main', path: lot, live: true },
           { service: 'main', path: '/bidding/price-step' },
         ],
         picture: (body) => firstString(field(body(lot), 'images')),
@@ -218,6 +226,7 @@ export function firstScreen(
   }
 
   function body(call: Call, deviceId: string): Promise<unknown> {
+    if (call.live) return fetchBody(call, deviceId).catch(() => undefined)
     const key = `${call.service}${call.path}`
     const at = now()
     const hit = cache.get(key)

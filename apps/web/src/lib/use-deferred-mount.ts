@@ -15,14 +15,25 @@ export function useDeferredMount(ref: RefObject<Element | null>, margin = '200px
       startTransition(() => setMounted(true))
       return
     }
+    // Pages scroll inside their own body (PageFrame), not the window: the margin must widen
+    // that box, or the block would only mount once already on screen.
     const observer = new IntersectionObserver(
       (entries) => {
         if (entries.some((e) => e.isIntersecting)) startTransition(() => setMounted(true))
       },
-      { rootMargin: margin },
+      { root: scrollingAncestor(element), rootMargin: margin },
     )
     observer.observe(element)
     return () => observer.disconnect()
   }, [mounted, ref, margin])
   return mounted
+}
+
+/** The nearest ancestor that scrolls vertically, or null for the viewport. */
+function scrollingAncestor(element: Element): Element | null {
+  for (let node = element.parentElement; node; node = node.parentElement) {
+    const overflow = getComputedStyle(node).overflowY
+    if (overflow === 'auto' || overflow === 'scroll') return node
+  }
+  return null
 }
