@@ -155,7 +155,7 @@ import { registerCompression } from './platform/compression' // compression (iss
 import { installErrorHandler, sendError } from './platform/error-handler'
 import { type EventBus, InProcessEventBus } from './platform/event-bus'
 import { IdempotencyStore } from './platform/idempotency'
-import { DatabaseNonceStore, MemoryNonceStore, type NonceStore } from './platform/nonce-store'
+import { type NonceStore, openNonceStore } from './platform/nonce-store'
 import { clientConfig, loadPublicApps } from './platform/public-apps'
 import { type SigningDeps, signedRequestHook } from './platform/request-signing'
 import { SettingsRepository } from './platform/settings-repository'
@@ -207,7 +207,10 @@ export interface AppOptions {
     transport?: WechatMpTransport
     tokens?: SharedTokensOptions
   }
+  /** Tests may inject one; otherwise Redis (redisUrl), else the database's (ADR 029). */
   nonces?: NonceStore
+  /** REDIS_URL: nonces shared by every instance, kept by Redis for their 10 minutes. */
+  redisUrl?: string | undefined
   trustProxy?: boolean | number | string
   /** In-process by default; production passes the Redis-backed bus. */
   bus?: EventBus
@@ -298,6 +301,13 @@ export function mallOrderExpiryFor(
 export const MAIN_PREFIX = '/svc/main'
 export const SEARCH_PREFIX = '/svc/search'
 
+/** The nonce store the app opens itself (none injected), closed with the app. */
+async function ownNonceStore(app: FastifyInstance, options: AppOptions): Promise<NonceStore> {
+  const store = await openNonceStore(options)
+  app.addHook('onClose', async () => store.close?.())
+  return store
+}
+
 // Fastify's overloads want one member of the union at a time.
 function trustProxy(value: AppOptions['trustProxy']): boolean {
   return (value ?? false) as boolean
@@ -369,11 +379,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const signing: SigningDeps = {
     apps,
     clock,
-    nonces:
-      options.nonces ??
-      (database.dialect === 'postgres'
-        ? new DatabaseNonceStore(database.db, clock)
-        : new MemoryNonceStore(clock)),
+    nonces: options.nonces ?? (await ownNonceStore(app, options)),
     findSession: (id) => passportRepo.findSession(id),
   }
   const limits = {

@@ -50,6 +50,8 @@ export function appOptionsFromConfig(
         : {}),
     },
     trustProxy: config.trustProxy,
+    // Nonces in Redis when configured, shared by every instance (ADR 029).
+    redisUrl: config.redisUrl,
     push: { allowedOrigins: config.pushAllowedOrigins },
     quotaMultiplier: config.quotaMultiplier,
     payPasswordPepper: config.payPasswordPepper,

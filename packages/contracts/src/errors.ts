@@ -83,6 +83,11 @@ export const ERRORS = {
     en: 'the request has expired; check the phone clock',
   },
   NONCE_REPLAYED: { status: 401, zh: '重复的请求', en: 'the request was already used' },
+  SERVICE_BUSY: {
+    status: 503,
+    zh: '服务繁忙，请稍后再试',
+    en: 'the service is busy; try again shortly',
+  },
   SESSION_INVALID: {
     status: 401,
     zh: '登录已失效，请重新登录',

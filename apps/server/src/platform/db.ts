@@ -11,6 +11,8 @@ export type Dialect = 'sqlite' | 'postgres'
 export interface Database {
   db: Kysely<DB>
   dialect: Dialect
+  /** SQLite's file (not for `:memory:`): stores of its own sit beside it, like the nonces'. */
+  sqliteFile?: string
   close(): Promise<void>
 }
 
@@ -54,7 +56,12 @@ function openSqlite(file: string): Database {
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('busy_timeout = 5000')
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: cachedStatements(sqlite) }) })
-  return { db, dialect: 'sqlite', close: () => db.destroy() }
+  return {
+    db,
+    dialect: 'sqlite',
+    ...(file === ':memory:' ? {} : { sqliteFile: file }),
+    close: () => db.destroy(),
+  }
 }
 
 /**

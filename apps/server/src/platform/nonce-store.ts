@@ -1,23 +1,40 @@
+import fs from 'node:fs'
+import path from 'node:path'
 import { NONCE_TTL_MS } from '@numisma/contracts/signing'
+import SQLite from 'better-sqlite3'
+import { Redis } from 'ioredis'
 import type { Kysely } from 'kysely'
 import type { Clock } from './clock'
+import type { Database } from './db'
+import { AppError } from './errors'
 import type { DB } from './schema'
 
-/** Remembers request nonces for 10 minutes; `claim` is true only the first time a nonce is seen. */
+/**
+ * Remembers request nonces for 10 minutes; `claim` is true only the first time a nonce is seen.
+ * Every store but the in-memory one outlives the process, so a captured request cannot be replayed
+ * after a restart (docs/decisions/029-nonce-store.md).
+ */
 export interface NonceStore {
   claim(nonce: string): Promise<boolean>
+  close?(): Promise<void>
 }
 
+/** How many nonces the in-memory store holds before it refuses new ones. */
+export const MEMORY_NONCE_CAP = 1_000_000
+
 /**
- * Embedded mode (SQLite, one process): nonces live in memory. A nonce store on disk would add a
- * synchronous=FULL commit to every request; the ±300 s timestamp window bounds what a restart
- * forgets. See docs/decisions/003-signing-and-sessions.md.
+ * Only for `:memory:` databases and tests that inject it: forgotten on restart. Capped: beyond the
+ * cap a new nonce is refused (SERVICE_BUSY, 503) rather than an old one evicted — eviction would
+ * reopen a replay window for exactly the requests a flood pushed out.
  */
 export class MemoryNonceStore implements NonceStore {
   private readonly seen = new Map<string, number>()
   private lastPurge = 0
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly cap = MEMORY_NONCE_CAP,
+  ) {}
 
   claim(nonce: string): Promise<boolean> {
     const now = this.clock.now()
@@ -28,8 +45,18 @@ export class MemoryNonceStore implements NonceStore {
     }
     const expires = this.seen.get(nonce)
     if (expires !== undefined && expires > now) return Promise.resolve(false)
+    if (expires === undefined && this.seen.size >= this.cap) {
+      this.purge(now)
+      if (this.seen.size >= this.cap) return Promise.reject(new AppError('SERVICE_BUSY'))
+    }
+    // Deleted first so a reused nonce moves to the back and the front stays the oldest.
+    this.seen.delete(nonce)
     this.seen.set(nonce, now + NONCE_TTL_MS)
     return Promise.resolve(true)
+  }
+
+  get size(): number {
+    return this.seen.size
   }
 
   private purge(now: number): void {
@@ -37,6 +64,62 @@ export class MemoryNonceStore implements NonceStore {
       if (expires > now) break
       this.seen.delete(nonce)
     }
+  }
+}
+
+/**
+ * Embedded mode: a SQLite file of its own beside the main one (DATA_DIR/nonces.db), in WAL with
+ * synchronous=NORMAL. A committed claim survives a crash of the process (it is in the WAL, handed
+ * to the OS); only an OS crash or power cut can lose the last ones, which the ±300 s timestamp
+ * window then bounds. The main database stays synchronous=FULL for money; a nonce does not need
+ * an fsync per request.
+ */
+export class SqliteNonceStore implements NonceStore {
+  private readonly insert: SQLite.Statement<[string, number, number]>
+  private readonly expired: SQLite.Statement<[number]>
+  private lastPurge = 0
+
+  private constructor(
+    private readonly sqlite: SQLite.Database,
+    private readonly clock: Clock,
+  ) {
+    // A nonce already held is taken again only once it has expired (the row is then updated).
+    this.insert = sqlite.prepare(
+      `insert into request_nonces (nonce, expires_at) values (?, ?)
+       on conflict (nonce) do update set expires_at = excluded.expires_at
+       where request_nonces.expires_at <= ?`,
+    )
+    this.expired = sqlite.prepare('delete from request_nonces where expires_at <= ?')
+  }
+
+  static open(file: string, clock: Clock): SqliteNonceStore {
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    const sqlite = new SQLite(file)
+    sqlite.pragma('journal_mode = WAL')
+    sqlite.pragma('synchronous = NORMAL')
+    sqlite.pragma('busy_timeout = 5000')
+    sqlite.exec(
+      `create table if not exists request_nonces (
+         nonce text primary key not null,
+         expires_at integer not null
+       ) without rowid;
+       create index if not exists request_nonces_expires_at on request_nonces (expires_at);`,
+    )
+    return new SqliteNonceStore(sqlite, clock)
+  }
+
+  claim(nonce: string): Promise<boolean> {
+    const now = this.clock.now()
+    if (now - this.lastPurge >= 60_000) {
+      this.lastPurge = now
+      this.expired.run(now)
+    }
+    return Promise.resolve(this.insert.run(nonce, now + NONCE_TTL_MS, now).changes === 1)
+  }
+
+  close(): Promise<void> {
+    this.sqlite.close()
+    return Promise.resolve()
   }
 }
 
@@ -68,4 +151,48 @@ export class DatabaseNonceStore implements NonceStore {
       .executeTakeFirst()
     return inserted !== undefined
   }
+}
+
+export const REDIS_NONCE_PREFIX = 'numisma:nonce:'
+
+/**
+ * REDIS_URL set: one `SET … NX PX` per request, so a nonce seen by any instance is refused by every
+ * other; Redis expires it after 10 minutes (its own clock). If Redis cannot be reached the claim
+ * fails and the request is refused — never let through unchecked.
+ */
+export class RedisNonceStore implements NonceStore {
+  constructor(private readonly redis: Redis) {}
+
+  static async connect(url: string): Promise<RedisNonceStore> {
+    const redis = new Redis(url, { maxRetriesPerRequest: 3, lazyConnect: true })
+    await redis.connect()
+    return new RedisNonceStore(redis)
+  }
+
+  async claim(nonce: string): Promise<boolean> {
+    const set = await this.redis.set(`${REDIS_NONCE_PREFIX}${nonce}`, '1', 'PX', NONCE_TTL_MS, 'NX')
+    return set === 'OK'
+  }
+
+  async close(): Promise<void> {
+    await this.redis.quit()
+  }
+}
+
+/**
+ * The store for this process: Redis when configured (shared by every instance), else the database
+ * (PostgreSQL's table; SQLite's file beside the main one), else memory (a `:memory:` database).
+ */
+export async function openNonceStore(deps: {
+  database: Database
+  clock: Clock
+  redisUrl?: string | undefined
+}): Promise<NonceStore> {
+  const { database, clock } = deps
+  if (deps.redisUrl) return RedisNonceStore.connect(deps.redisUrl)
+  if (database.dialect === 'postgres') return new DatabaseNonceStore(database.db, clock)
+  if (database.sqliteFile !== undefined) {
+    return SqliteNonceStore.open(path.join(path.dirname(database.sqliteFile), 'nonces.db'), clock)
+  }
+  return new MemoryNonceStore(clock)
 }

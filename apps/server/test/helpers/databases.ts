@@ -78,3 +78,42 @@ export async function testDatabases(): Promise<TestDatabase[]> {
   console.warn(`\n*** PostgreSQL not reachable at ${PG_ADMIN_URL}: PostgreSQL suites SKIPPED ***\n`)
   return [sqlite]
 }
+
+/**
+ * One database that outlives its connections, for restart tests: each `open()` connects afresh to
+ * the same SQLite file or PostgreSQL database (closing only that connection); `dispose()` removes
+ * it. Its `name` and `open` make it a TestDatabase for createTestApp.
+ */
+export interface PersistentDatabase extends TestDatabase {
+  dispose(): Promise<void>
+}
+
+export async function persistentDatabase(kind: TestDatabase): Promise<PersistentDatabase> {
+  if (kind.name === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'numisma-test-'))
+    return {
+      name: 'sqlite',
+      open: () => openDatabase({ sqliteFile: path.join(dir, 'numisma.db') }),
+      dispose: () => Promise.resolve(fs.rmSync(dir, { recursive: true, force: true })),
+    }
+  }
+  const name = `numisma_t_${randomToken(8)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '')}`
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL })
+  await admin.connect()
+  await admin.query(`create database ${name}`)
+  await admin.end()
+  const url = new URL(PG_ADMIN_URL)
+  url.pathname = `/${name}`
+  return {
+    name: 'postgres',
+    open: () => openDatabase({ url: url.toString(), poolSize: 4 }),
+    dispose: async () => {
+      const cleanup = new pg.Client({ connectionString: PG_ADMIN_URL })
+      await cleanup.connect()
+      await cleanup.query(`drop database if exists ${name} with (force)`)
+      await cleanup.end()
+    },
+  }
+}

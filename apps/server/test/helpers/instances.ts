@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { buildApp } from '../../src/app'
+import { type AppOptions, buildApp } from '../../src/app'
 import { SandboxSmsSender } from '../../src/modules/passport/sms-sender'
 import type { Database } from '../../src/platform/db'
 import type { RedisEventBus } from '../../src/platform/event-bus'
@@ -19,10 +19,14 @@ export interface TwoInstances {
   close(): Promise<void>
 }
 
-export async function startTwoInstances(kind: TestDatabase): Promise<TwoInstances> {
+/** `shared`: options both instances get (e.g. `redisUrl` for the shared nonce store). */
+export async function startTwoInstances(
+  kind: TestDatabase,
+  shared: Partial<AppOptions> = {},
+): Promise<TwoInstances> {
   const busA = await createRedisEventBus(REDIS_TEST_URL)
   const busB = await createRedisEventBus(REDIS_TEST_URL)
-  const a = await createTestApp(kind, { bus: busA })
+  const a = await createTestApp(kind, { ...shared, bus: busA })
   const b = await buildApp({
     // The database belongs to `a`, which closes it.
     database: { ...a.database, close: () => Promise.resolve() } satisfies Database,
@@ -30,6 +34,7 @@ export async function startTwoInstances(kind: TestDatabase): Promise<TwoInstance
     sms: new SandboxSmsSender(),
     env: 'development',
     webDist: '/nonexistent',
+    ...shared,
     bus: busB,
   })
   await b.ready()
