@@ -4,6 +4,7 @@ import fastifyRateLimit from '@fastify/rate-limit'
 import fastifySwagger from '@fastify/swagger'
 import fastifySwaggerUi from '@fastify/swagger-ui'
 import fastifyWebsocket from '@fastify/websocket'
+import { COOKIE } from '@numisma/contracts/cookies'
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -358,7 +359,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     transform: jsonSchemaTransform,
   })
-  await app.register(fastifySwaggerUi, { routePrefix: '/svc/docs' })
+  // The API description lists every staff route (issue 15). In production it is served under the
+  // staff cookie's path, to a signed-in staff member only; elsewhere it stays open (ADR 021).
+  const docsForStaffOnly = options.env === 'production'
+  const docsStaff = StaffService.forDatabase(database, clock)
+  await app.register(fastifySwaggerUi, {
+    routePrefix: docsForStaffOnly ? `${MAIN_PREFIX}/admin/docs` : '/svc/docs',
+    ...(docsForStaffOnly && {
+      uiHooks: {
+        onRequest: (request, _reply, done) => {
+          docsStaff.sessionOf(request.cookies[COOKIE.staffSid]).then(() => done(), done)
+        },
+      },
+    }),
+  })
   await app.register(fastifyWebsocket, { options: { maxPayload: 16 * 1024 } })
 
   // 2. Platform.
