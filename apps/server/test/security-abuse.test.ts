@@ -1,0 +1,179 @@
+import { PAY_LOCK_HOURS, PAY_PASSWORD_MAX_TRIES } from '@numisma/contracts/account'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestApp, nextMobile, type Session, type TestApp } from './helpers/app'
+import { testDatabases } from './helpers/databases'
+import { buy, createMallItem, staffCaller } from './helpers/mall-orders'
+import { balanceOf, doPay, fundBalance, PAY_PASSWORD, payer } from './helpers/payments'
+
+/**
+ * Issue 15 (deliverable 4): guessing and abuse — payment-password and SMS-code brute force with
+ * the production limits (DESIGN §3, ADR 003), and sockets opened from a foreign page. Floods of
+ * socket messages are push-flood.test.ts's (event loop, CPU, closing the flooders) and
+ * chat.test.ts's (RATE_LIMITED frames, then close); per-address socket caps are push-limits.test.ts's.
+ */
+const databases = await testDatabases()
+const LOCK_MS = PAY_LOCK_HOURS * 3_600_000
+/** The limits buildApp applies when none are given (app.ts). */
+const PRODUCTION_LIMITS = { sms: 5, smsPerCaller: 30, login: 20, staffLogin: 10 }
+
+describe.each(databases)('guessing secrets on $name', (kind) => {
+  let t: TestApp
+
+  beforeAll(async () => {
+    t = await createTestApp(kind, { rateLimit: PRODUCTION_LIMITS })
+  })
+  afterAll(() => t.close())
+
+  it(`locks payment for ${PAY_LOCK_HOURS} h at the ${PAY_PASSWORD_MAX_TRIES}th wrong pay password: the right one then moves no money`, async () => {
+    const admin = await staffCaller(t)
+    const item = await createMallItem(admin, { price: 5_000, stock: 5 })
+    const victim = await payer(t)
+    await fundBalance(t, victim.userId, 100_000)
+    const orderId = (await buy(t, victim, { productNo: item.productNo, quantity: 1 })).json<{
+      data: { orderId: number }
+    }>().data.orderId
+    const pay = (payPassword: string) =>
+      doPay(t, victim, { orderIds: [orderId], method: 'balance', payPassword })
+    const guesses = ['000000', '111111', '123456', '654321', '888888']
+    const answers = []
+    for (const guess of guesses) answers.push(await pay(guess))
+    expect(answers.slice(0, -1).map((r) => [r.statusCode, r.json().code])).toEqual(
+      Array(PAY_PASSWORD_MAX_TRIES - 1).fill([400, 'PAY_PASSWORD_WRONG']),
+    )
+    expect(answers.at(-1)!.statusCode).toBe(423)
+    expect(answers.at(-1)!.json().code).toBe('PAY_LOCKED')
+
+    const right = await pay(PAY_PASSWORD)
+    expect(right.statusCode).toBe(423)
+    // Every other path that takes the pay password meets the same lock.
+    const withdrawal = await t.call({
+      method: 'POST',
+      path: '/user/finance/withdrawals',
+      as: victim,
+      body: {
+        amount: 1_000,
+        source: 'balance',
+        bankName: '中国建设银行北京分行',
+        accountName: '张三',
+        accountNo: '6217000010001234567',
+        payPassword: PAY_PASSWORD,
+      },
+    })
+    expect(withdrawal.json().code).toBe('PAY_LOCKED')
+    expect(await balanceOf(t, victim.userId)).toBe(100_000)
+
+    t.clock.advance(LOCK_MS - 1_000)
+    expect((await pay(PAY_PASSWORD)).statusCode).toBe(423)
+    t.clock.advance(1_000)
+    // The unpaid order has expired meanwhile (30 minutes); the owner pays a new one.
+    const again = (await buy(t, victim, { productNo: item.productNo, quantity: 1 })).json<{
+      data: { orderId: number }
+    }>().data.orderId
+    const paid = await doPay(t, victim, {
+      orderIds: [again],
+      method: 'balance',
+      payPassword: PAY_PASSWORD,
+    })
+    expect(paid.statusCode, paid.body).toBe(200)
+    expect(await balanceOf(t, victim.userId)).toBe(100_000 - 5_000)
+  })
+
+  it('burns an SMS code after 5 wrong tries and stops a number’s guesses at the login limit', async () => {
+    const mobile = nextMobile()
+    const sendCode = async () => {
+      t.clock.advance(61_000) // one code per number per 60 s
+      const res = await t.call({ method: 'POST', path: '/passport/sms', body: { mobile } })
+      expect(res.statusCode, res.body).toBe(200)
+      return t.sms.lastCodeFor(mobile)!
+    }
+    const login = (code: string) =>
+      t.call({ method: 'POST', path: '/passport/login', body: { mobile, code, agreement: true } })
+    const wrongFor = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0')
+
+    const first = await sendCode()
+    for (let i = 0; i < 5; i++)
+      expect((await login(wrongFor(first))).json().code).toBe('SMS_CODE_INVALID')
+    expect((await login(first)).json().code).toBe('SMS_CODE_INVALID') // burnt
+    const second = await sendCode()
+    for (let i = 0; i < PRODUCTION_LIMITS.login - 6; i++) await login(wrongFor(second))
+    const third = await sendCode()
+    const capped = await login(third)
+    expect(capped.statusCode).toBe(429)
+    expect(capped.json().code).toBe('RATE_LIMITED')
+  })
+
+  it(`refuses SMS sends to one number past ${PRODUCTION_LIMITS.sms} an hour`, async () => {
+    const mobile = nextMobile()
+    const statuses: number[] = []
+    for (let i = 0; i <= PRODUCTION_LIMITS.sms; i++) {
+      t.clock.advance(61_000)
+      statuses.push(
+        (await t.call({ method: 'POST', path: '/passport/sms', body: { mobile } })).statusCode,
+      )
+    }
+    expect(statuses).toEqual([...Array(PRODUCTION_LIMITS.sms).fill(200), 429])
+  })
+
+  it(`stops staff password guesses after ${PRODUCTION_LIMITS.staffLogin}`, async () => {
+    await staffCaller(t)
+    const statuses: number[] = []
+    for (let i = 0; i <= PRODUCTION_LIMITS.staffLogin; i++) {
+      const res = await t.inject({
+        method: 'POST',
+        url: '/svc/main/admin/login',
+        payload: { username: 'admin', password: `guess-${i}-password` },
+      })
+      statuses.push(res.statusCode)
+    }
+    // Every staff login of this caller counts, the earlier right ones included.
+    const firstRefused = statuses.indexOf(429)
+    expect(firstRefused, statuses.join()).toBeGreaterThanOrEqual(0)
+    expect(statuses.slice(0, firstRefused).every((s) => s === 401)).toBe(true)
+    expect(statuses.slice(firstRefused).every((s) => s === 429)).toBe(true)
+  })
+})
+
+describe.each(databases)('sockets from a foreign page on $name', (kind) => {
+  let t: TestApp
+  let user: Session
+  let staffSid: string
+
+  beforeAll(async () => {
+    t = await createTestApp(kind)
+    user = await t.signIn()
+    await staffCaller(t)
+    const login = await t.inject({
+      method: 'POST',
+      url: '/svc/main/admin/login',
+      payload: { username: 'admin', password: 'staff-test-password' },
+    })
+    staffSid = login.cookies.find((c) => c.name === 'staff_sid')!.value
+  })
+  afterAll(() => t.close())
+
+  const open = async (path: string, headers: Record<string, string>) => {
+    const socket = await t.app.injectWS(path, { headers })
+    socket.terminate()
+  }
+  const sockets = () => [
+    ['/svc/push/ws', `sid=${user.sid}`],
+    ['/svc/push/chat', `sid=${user.sid}`],
+    ['/svc/main/admin/chat/ws', `staff_sid=${staffSid}`],
+  ]
+
+  it('refuses a foreign Origin carrying the victim’s cookies on every socket', async () => {
+    for (const [path, cookie] of sockets())
+      for (const origin of ['https://evil.example', 'null', 'https://m.numisma.cn.evil.example'])
+        await expect(
+          open(path!, { cookie: cookie!, origin }),
+          `${path} from ${origin}`,
+        ).rejects.toThrow()
+  })
+
+  it('lets the shop’s own page in with the same cookies', async () => {
+    for (const [path, cookie] of sockets())
+      await expect(
+        open(path!, { cookie: cookie!, origin: 'https://m.numisma.cn' }),
+      ).resolves.toBeUndefined()
+  })
+})
