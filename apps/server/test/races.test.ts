@@ -4,7 +4,9 @@ import { quotaLimit } from '@numisma/domain/quota'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAIN_PREFIX } from '../src/app'
 import { ClosingSweeper } from '../src/modules/bidding/closing'
+import { couponHoldsFor } from '../src/modules/coupons/holds'
 import { LedgerService } from '../src/modules/ledger/service'
+import { MallOrderExpiry } from '../src/modules/orders/expiry'
 import { type Session, type SignedCall, type TestApp, createTestApp } from './helpers/app'
 import { createLots, creditDeposit } from './helpers/auction'
 import { testDatabases } from './helpers/databases'
@@ -28,7 +30,9 @@ const ACTIONS_PER_BUYER = 24
 const HOT_LOTS = 3
 const START_PRICE = 100_000
 const WON_LOT_PRICE = 50_000
-const MALL_STOCK = [5, 8]
+/** Two scarce items the mix fights over, and a plentiful one for the expiry race. */
+const MALL_STOCK = [5, 8, 60]
+const SCARCE_ITEMS = 2
 const MALL_PRICE = 8_800
 const COUPON_TOTAL = 6
 const BALANCE_FUNDED = 400_000
@@ -61,6 +65,8 @@ type Action =
   | { kind: 'receive' }
   | { kind: 'withdraw'; source: 'balance' | 'deposit'; amount: number }
   | { kind: 'double-pay' }
+  | { kind: 'cancel' }
+  | { kind: 'cancel-proxy'; lot: number }
   | { kind: 'retry'; of: 'bid' | 'buy' | 'pay' | 'withdraw' }
 
 /** The whole mix, drawn up front from the seed: per buyer, a list of actions. */
@@ -79,7 +85,7 @@ function planMix(random: () => number): Action[][] {
       if (r < 0.5)
         return {
           kind: 'buy',
-          item: Math.floor(random() * MALL_STOCK.length),
+          item: Math.floor(random() * SCARCE_ITEMS),
           quantity: 1 + Math.floor(random() * 2),
           withCoupon: random() < 0.5,
         }
@@ -91,7 +97,11 @@ function planMix(random: () => number): Action[][] {
           source: random() < 0.5 ? 'balance' : 'deposit',
           amount: pick([10_000, 30_000, 90_000]),
         }
-      if (r < 0.86) return { kind: 'double-pay' }
+      if (r < 0.83) return { kind: 'double-pay' }
+      if (r < 0.86)
+        return random() < 0.5
+          ? { kind: 'cancel' }
+          : { kind: 'cancel-proxy', lot: Math.floor(random() * HOT_LOTS) }
       return { kind: 'retry', of: pick(['bid', 'buy', 'pay', 'withdraw'] as const) }
     }),
   )
@@ -197,14 +207,16 @@ describe.each(databases)('races on $name', (kind) => {
     const failures: string[] = []
     const retried: { what: string; replies: Reply[] }[] = []
     let keyCounter = 0
+    let skipped = 0
 
-    const pendingOrders = async (b: Session): Promise<number[]> => {
-      const rows = await t.database.db
+    const pendingOrders = async (b: Session, only?: 'mall'): Promise<number[]> => {
+      let query = t.database.db
         .selectFrom('orders')
         .select('id')
         .where('user_id', '=', Number(b.userId))
         .where('status', '=', 'pending_payment')
-        .execute()
+      if (only) query = query.where('kind', '=', only)
+      const rows = await query.orderBy('id').execute()
       return rows.map((r) => r.id)
     }
     const bidBody = (a: Extract<Action, { kind: 'bid' }>) => {
@@ -283,6 +295,20 @@ describe.each(databases)('races on $name', (kind) => {
               headers,
             },
           ]
+        case 'cancel': {
+          const [orderId] = await pendingOrders(b, 'mall')
+          if (orderId === undefined)
+            return ['cancel-nothing', { method: 'GET', path: '/bidding/price-step' }]
+          return [
+            'cancel',
+            { method: 'GET', path: `/user/3_3/order/cancel?orderId=${orderId}`, as: b },
+          ]
+        }
+        case 'cancel-proxy':
+          return [
+            'cancel-proxy',
+            { method: 'POST', path: '/bidding/cancelProxy', as: b, body: { lotId: lots[a.lot]! } },
+          ]
         case 'double-pay':
         case 'retry':
           throw new Error(`not a single request: ${a.kind}`)
@@ -291,10 +317,14 @@ describe.each(databases)('races on $name', (kind) => {
 
     const perform = async (b: Session, a: Action): Promise<void> => {
       if (a.kind === 'double-pay') {
-        // The same orders paid twice at once without a key: one payment may take the money.
+        // The same orders paid twice at once without a key while the buyer cancels one of them:
+        // one payment may take the money, and a cancelled order is never paid.
         const [what, call] = await request(b, { kind: 'pay', withCoupon: false })
-        const replies = await Promise.all([http(call), http(call)])
-        for (const r of replies) remember(b, `double-${what}`, r)
+        const [cancelled, cancel] = await request(b, { kind: 'cancel' })
+        const replies = await Promise.all([http(call), http(cancel), http(call)])
+        remember(b, `double-${what}`, replies[0])
+        remember(b, `double-${cancelled}`, replies[1])
+        remember(b, `double-${what}`, replies[2])
         return
       }
       if (a.kind === 'retry') {
@@ -358,11 +388,27 @@ describe.each(databases)('races on $name', (kind) => {
     await Promise.all(
       buyers.map(async (b, i) => {
         for (const a of plan[i]!) {
-          if (Date.now() - started > MIX_BUDGET_MS) break
+          if (Date.now() - started > MIX_BUDGET_MS) {
+            skipped++
+            continue
+          }
           await perform(b, a)
         }
       }),
     )
+
+    // Expiry against payment and cancel: every buyer holds an unpaid order, the 30 minutes pass,
+    // and the buyers pay and cancel while two expiry sweeps run (two instances' jobs).
+    await burst({ kind: 'buy', item: 2, quantity: 1, withCoupon: false })
+    t.clock.advance(31 * 60_000)
+    const expiry = () =>
+      MallOrderExpiry.forDatabase(t.database, t.clock, couponHoldsFor(t.database)).sweep()
+    await Promise.all([
+      burst({ kind: 'pay', withCoupon: false }),
+      burst({ kind: 'cancel' }),
+      expiry(),
+      expiry(),
+    ])
     const raced = Date.now()
 
     expect(failures, 'server errors and refusals without a code').toEqual([])
@@ -486,6 +532,10 @@ describe.each(databases)('races on $name', (kind) => {
       [...paidCount].filter(([, n]) => n > 1),
       'orders paid more than once',
     ).toEqual([])
+    expect(
+      orders.filter((o) => o.status === 'cancelled' && paidCount.has(o.id)).map((o) => o.id),
+      'cancelled orders that were paid',
+    ).toEqual([])
     for (const o of orders.filter((o) => o.status === 'paid'))
       expect(paidCount.get(o.id), `order ${o.id} is paid by one payment`).toBe(1)
 
@@ -594,7 +644,7 @@ describe.each(databases)('races on $name', (kind) => {
         expect(lot.price!).toBeLessThanOrEqual(best === null ? lot.start_price : nextAmount(best))
     }
 
-    const took = { race: raced - started, total: Date.now() - started }
+    const took = { race: raced - started, total: Date.now() - started, skipped }
     console.info(
       `races on ${kind.name}: ${JSON.stringify(took)}`,
       Object.fromEntries([...outcomes].sort()),
