@@ -14,13 +14,14 @@ import { PG_ADMIN_URL, testDatabases } from './helpers/databases'
 import { expectLedgerSound } from './helpers/ledger'
 
 /**
- * Crash safety (issue 15, deliverable 2): the real server process takes bids, mall orders and
- * balance payments from concurrent signed clients over HTTP and is killed with SIGKILL while
- * requests are in flight, then restarted on the same data — three times per database. Afterwards
- * every acknowledged bid, order and payment is there exactly once, every request lost in the kill
- * was either applied entirely or not at all (its Idempotency-Key retry answers for it), and
- * nothing is half-applied: the ledger balances, stock + sold = initial, and each lot's price and
- * leader are those its bid history gives.
+ * Crash safety (issue 15, deliverable 2): the real server process takes bids, mall orders,
+ * balance payments and staff's counter credits from concurrent clients over HTTP, and is killed
+ * with SIGKILL while requests are in flight, then restarted on the same data — three times per
+ * database. Afterwards every acknowledged bid, order, payment and credit is there exactly once;
+ * every request lost in a kill was applied entirely or not at all (its Idempotency-Key retries,
+ * two at once, answer for it); nothing is half-applied: the ledger balances, each buyer's balance
+ * is what the acknowledged credits and payments make it, stock + units ordered = initial, and
+ * each lot's price and leader are those its bid history gives.
  */
 const ROOT = path.resolve(import.meta.dirname, '../../..')
 const PORTS = { sqlite: 9150, postgres: 9151 } as const
@@ -178,6 +179,20 @@ class Api {
     return { status: res.status, body: await res.json() }
   }
 
+  /** A staff call under an Idempotency-Key, answered whatever its status. */
+  async staffCall(pathAfterSvcMain: string, body: unknown, key: string): Promise<Answer> {
+    const res = await fetch(`${this.server.baseUrl}/svc/main${pathAfterSvcMain}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        cookie: this.staffCookie,
+        [HEADER.idempotencyKey]: key,
+      },
+      body: JSON.stringify(body),
+    })
+    return { status: res.status, body: await res.json() }
+  }
+
   async staff(pathAfterAdmin: string, body: unknown): Promise<unknown> {
     const res = await fetch(`${this.server.baseUrl}/svc/main/admin${pathAfterAdmin}`, {
       method: 'POST',
@@ -223,7 +238,7 @@ class Api {
 
 // --- What the clients sent and heard -------------------------------------------------------------
 
-type Kind = 'bid' | 'buy' | 'pay'
+type Kind = 'bid' | 'buy' | 'pay' | 'credit'
 
 interface Sent {
   kind: Kind
@@ -359,7 +374,16 @@ function nextRequest(world: World, buyer: number, cycle: number): Sent {
       body: { orderIds, method: 'balance', payPassword: PAY_PASSWORD },
     }
   }
-  if (roll < 0.6) {
+  if (roll >= 0.3 && roll < 0.36) {
+    // Cash taken at the counter: staff credit the buyer's balance.
+    return {
+      ...base,
+      kind: 'credit',
+      path: `/admin/users/${world.buyers[buyer]!.userId}/balance`,
+      body: { amount: 100 * (1 + Math.floor(Math.random() * 50)) },
+    }
+  }
+  if (roll < 0.65) {
     return {
       ...base,
       kind: 'buy',
@@ -401,13 +425,19 @@ function learn(world: World, sent: Sent): void {
   }
 }
 
+/** Sends a request (again): a buyer's signed call, or staff's for a counter credit. */
+function deliver(api: Api, world: World, sent: Sent): Promise<Answer> {
+  if (sent.kind === 'credit') return api.staffCall(sent.path, sent.body, sent.key)
+  return api.call('POST', sent.path, {
+    as: world.buyers[sent.buyer],
+    body: sent.body,
+    key: sent.key,
+  })
+}
+
 async function send(api: Api, world: World, sent: Sent): Promise<void> {
   try {
-    sent.answer = await api.call('POST', sent.path, {
-      as: world.buyers[sent.buyer],
-      body: sent.body,
-      key: sent.key,
-    })
+    sent.answer = await deliver(api, world, sent)
   } catch {
     sent.outcome = 'lost'
     return
@@ -479,14 +509,7 @@ async function retryAfterRestart(
   await Promise.all(
     lost.map(async (sent) => {
       sent.retriedAfter = restartedAt
-      const [, twin] = await Promise.all([
-        send(api, world, sent),
-        api.call('POST', sent.path, {
-          as: world.buyers[sent.buyer],
-          body: sent.body,
-          key: sent.key,
-        }),
-      ])
+      const [, twin] = await Promise.all([send(api, world, sent), deliver(api, world, sent)])
       expect(sent.outcome, JSON.stringify(sent)).not.toBe('lost')
       expect(twin.status, JSON.stringify(twin)).toBeLessThan(500)
       if (applied(sent.kind, sent.answer!) || applied(sent.kind, twin)) {
@@ -501,11 +524,7 @@ async function retryAfterRestart(
   )
   const sample = [...acked].sort(() => Math.random() - 0.5).slice(0, 24)
   for (const sent of sample) {
-    const again = await api.call('POST', sent.path, {
-      as: world.buyers[sent.buyer],
-      body: sent.body,
-      key: sent.key,
-    })
+    const again = await deliver(api, world, sent)
     expect(again, `replay of ${sent.kind} ${sent.key}`).toEqual(sent.answer)
   }
   return lost.length
@@ -709,7 +728,10 @@ async function checkDatabase(database: Database, world: World): Promise<LostFate
       .where('user_id', '=', Number(buyer.userId))
       .where('kind', '=', 'balance')
       .executeTakeFirstOrThrow()
-    expect(account.balance, `buyer ${index} balance`).toBe(BALANCE - spent)
+    const credited = acked
+      .filter((s) => s.kind === 'credit' && s.buyer === index)
+      .reduce((sum, s) => sum + (s.body as { amount: number }).amount, 0)
+    expect(account.balance, `buyer ${index} balance`).toBe(BALANCE + credited - spent)
   }
 
   // Every acknowledged keyed request left its finished result under its key.
@@ -718,11 +740,16 @@ async function checkDatabase(database: Database, world: World): Promise<LostFate
     .select(['user_id', 'key', 'status', 'created_at'])
     .where('key', 'like', 'crash-%')
     .execute()
-  const finished = new Set(keys.filter((k) => k.status === 200).map((k) => `${k.user_id}:${k.key}`))
+  const byKey = new Map(keys.map((k) => [k.key, k]))
+  // A buyer's keys are theirs; staff's live under negative owner ids (the counter service).
+  const ownerOk = (s: Sent, owner: number) =>
+    s.kind === 'credit' ? owner < 0 : owner === Number(world.buyers[s.buyer]!.userId)
   for (const s of acked) {
     // A purchase refused before its transaction (sold out as last committed) keeps no key.
     if (s.kind === 'buy' && buyData(s).status !== 'SUCCESS') continue
-    expect(finished.has(`${world.buyers[s.buyer]!.userId}:${s.key}`), s.key).toBe(true)
+    const key = byKey.get(s.key)
+    expect(key?.status, s.key).toBe(200)
+    expect(ownerOk(s, key!.user_id), s.key).toBe(true)
   }
   expect(
     keys.filter((k) => k.status !== 200),
@@ -731,8 +758,7 @@ async function checkDatabase(database: Database, world: World): Promise<LostFate
 
   const fates: LostFates = { appliedBeforeKill: 0, appliedOnRetry: 0, notApplied: 0 }
   for (const s of world.sent.filter((s) => s.retriedAfter !== undefined)) {
-    const userId = Number(world.buyers[s.buyer]!.userId)
-    const key = keys.find((k) => k.user_id === userId && k.key === s.key)
+    const key = byKey.get(s.key)
     if (!applied(s.kind, s.answer!)) fates.notApplied++
     else if (key!.created_at < s.retriedAfter!) fates.appliedBeforeKill++
     else fates.appliedOnRetry++
@@ -846,7 +872,7 @@ describe.each(databases)('crash safety on %s', (kind) => {
         `crash safety on ${kind}: ${((Date.now() - started) / 1000).toFixed(1)} s ` +
           `(set-up ${setUpSeconds.toFixed(1)} s); ` +
           `cycles ${JSON.stringify(cycles)}; acknowledged bids ${count('bid')}, ` +
-          `purchases ${count('buy')}, payments ${count('pay')}; ` +
+          `purchases ${count('buy')}, payments ${count('pay')}, counter credits ${count('credit')}; ` +
           `refused ${JSON.stringify(refusalCounts(world))}; lost in the kills ${JSON.stringify(lost)}`,
       )
       // Nothing went wrong that only the server's log would tell.
