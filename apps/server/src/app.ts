@@ -168,6 +168,12 @@ export interface AppOptions {
   clock: Clock
   /** Defaults to the sandbox gateway, which logs each message. */
   sms?: SmsSender
+import {
+  clientErrorHandler,
+  DEFAULT_HTTP_TIMEOUTS,
+  type HttpTimeouts,
+} from './platform/client-errors'
+import { guardPictureHosts } from './platform/image-hosts'
   env: 'development' | 'production'
   webDist: string
   logger?: FastifyServerOptions['logger']
@@ -237,6 +243,10 @@ export interface AppOptions {
     socketLimits?: Partial<ChatSocketLimits>
   }
 }
+  /** IMAGE_URL_HOSTS: hosts whose https pictures staff may use besides our own media (none). */
+  imageHosts?: readonly string[]
+  /** How long a slow client may hold a connection (platform/client-errors.ts); tests lower them. */
+  httpTimeouts?: Partial<HttpTimeouts>
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -374,8 +384,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }),
   })
   await app.register(fastifyWebsocket, { options: { maxPayload: 16 * 1024 } })
+  const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.httpTimeouts }
 
   // 2. Platform.
+    // Slow clients and what Node's HTTP parser refuses (issue 15): cut off, answered `{code, message}`.
+    connectionTimeout: timeouts.idleMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    requestTimeout: timeouts.requestMs,
+    http: {
+      // Node refuses a headers timeout longer than the request's.
+      headersTimeout: Math.min(timeouts.headersMs, timeouts.requestMs),
+      connectionsCheckingInterval: timeouts.checkIntervalMs,
+    },
+    clientErrorHandler,
   installErrorHandler(app)
   app.decorateRequest('caller', null)
   const settings = new SettingsRepository(database.db)
@@ -432,6 +453,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const paymentsRepo = new PaymentsRepository(database.dialect)
   const payments = new PaymentService({
     transact: transactor(database),
+  guardPictureHosts(app, `${MAIN_PREFIX}/admin`, options.imageHosts ?? [])
     clock,
     db: database.db,
     payments: paymentsRepo,
@@ -697,7 +719,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // Issue 12 · catalogue (specials, lots, photos, CSV import) registers here.
       await scope.register(photoStaffRoutes, { photos: PhotoService.forDatabase(database, clock) })
       await scope.register(staffCatalogueRoutes, {
-        service: StaffCatalogueService.forDatabase(database, clock, () => bidding.priceSteps()),
+        service: StaffCatalogueService.forDatabase(
+          database,
+          clock,
+          () => bidding.priceSteps(),
+          options.imageHosts,
+        ),
       })
       // Issue 12 · catalogue settings (mall items, categories, banners, coupons, increments) here.
       await scope.register(catalogSettingsArea, { database, clock })

@@ -63,6 +63,7 @@ export function appOptionsFromConfig(
         ? {}
         : { smsPerCaller: config.smsPerAddressPerHour }),
       ...(config.staffLoginsPerWindow === undefined
+    imageHosts: config.imageHosts,
         ? {}
         : { staffLogin: config.staffLoginsPerWindow }),
     },

@@ -31,7 +31,8 @@ describe.each(databases)('the console catalogue on $name', (kind) => {
   let categoryId: number
 
   beforeAll(async () => {
-    t = await createTestApp(kind)
+    // Outside pictures only from the configured hosts (IMAGE_URL_HOSTS, issue 15).
+    t = await createTestApp(kind, { imageHosts: ['b.example'] })
     cataloguer = await staffCaller(t, ['cataloguer'])
     cashier = await staffCaller(t, ['cashier'])
     admin = await staffCaller(t)
@@ -444,7 +445,7 @@ describe.each(databases)('the console catalogue on $name', (kind) => {
         '袁大头 三年,,,100,,,,,,,',
         ',,,100.5,,,,,,,',
         '孙小头,,,110,100,无此分类,100,XYZ,,也许,ftp://x/y.jpg',
-        '"带引号, 的标题",,,1000.00,2000,机制币,64,pcgs,123,是,/a.jpg|https://b.example/c.jpg',
+        '"带引号, 的标题",,,1000.00,2000,机制币,64,pcgs,123,是,/svc/media/a.jpg|https://b.example/c.jpg',
       ].join('\n')
       const dry = data(
         LotImportResultSchema,
@@ -495,7 +496,7 @@ describe.each(databases)('the console catalogue on $name', (kind) => {
       const csv = [
         `\uFEFF${header}`,
         '袁大头 三年,,,100,,,,,,,',
-        '"带引号, 的标题",副标题,"两行\n描述","1,000.00",2000,机制币,64,pcgs,123,是,/a.jpg|https://b.example/c.jpg',
+        '"带引号, 的标题",副标题,"两行\n描述","1,000.00",2000,机制币,64,pcgs,123,是,/svc/media/a.jpg|https://b.example/c.jpg',
       ].join('\r\n')
       const dry = data(
         LotImportResultSchema,
@@ -525,7 +526,7 @@ describe.each(databases)('the console catalogue on $name', (kind) => {
         gradingService: 'PCGS',
         certNo: '123',
         exportBanned: true,
-        images: ['/a.jpg', 'https://b.example/c.jpg'],
+        images: ['/svc/media/a.jpg', 'https://b.example/c.jpg'],
         endsAt: iso(Date.parse(detail.endsAt) + 60_000),
       })
       expect(detail.lots[1]).toMatchObject({ startPrice: 10_000, reservePrice: null, gradeCode: 0 })
@@ -580,4 +581,7 @@ describe.each(databases)('the console catalogue on $name', (kind) => {
       ])
     }
   })
+      'data:image/png;base64,AAAA',
+      'https://tracker.example/p.gif',
+      '/special/1',
 })

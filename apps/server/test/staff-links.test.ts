@@ -13,7 +13,8 @@ describe.each(databases)('links and pictures staff enter on $name', (kind) => {
   let specialId: number
 
   beforeAll(async () => {
-    t = await createTestApp(kind)
+    // Outside pictures only from the configured hosts (IMAGE_URL_HOSTS, issue 15).
+    t = await createTestApp(kind, { imageHosts: ['cdn.example'] })
     staff = await staffCaller(t)
     const special = await staff('POST', '/specials', {
       title: '链接检查专场',

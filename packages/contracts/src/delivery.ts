@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { IdParamSchema, IdSchema, pageSchema, plainText } from './api'
+import { IdParamSchema, IdSchema, idListPattern, pageSchema, plainText } from './api'
 import { OrderItemSchema, OrderSchema } from './orders'
 import { PayPasswordSchema } from './payment'
 
@@ -38,7 +38,7 @@ export const DeliveryOrderIdsSchema = z
 /** Order ids in a query string: `orderIds=1,2,3`. */
 export const OrderIdsParamSchema = z
   .string()
-  .regex(/^\d{1,10}(,\d{1,10}){0,49}$/, 'comma-separated order ids')
+  .regex(idListPattern(50), 'comma-separated order ids')
   .transform((ids) => ids.split(',').map(Number))
   .pipe(DeliveryOrderIdsSchema)
 

@@ -96,6 +96,12 @@ export const ERRORS = {
   FORBIDDEN: { status: 403, zh: '无权访问', en: 'access denied' },
   RATE_LIMITED: { status: 429, zh: '操作过于频繁，请稍后再试', en: 'too many requests; try later' },
   PAYLOAD_TOO_LARGE: { status: 413, zh: '请求内容过大', en: 'the request is too large' },
+  REQUEST_TIMEOUT: {
+    status: 408,
+    zh: '请求超时，请重试',
+    en: 'the request took too long; try again',
+  },
+  HEADERS_TOO_LARGE: { status: 431, zh: '请求头过大', en: 'the request headers are too large' },
   INTERNAL_ERROR: { status: 500, zh: '服务器繁忙，请稍后再试', en: 'server error; try later' },
   IDEMPOTENCY_KEY_REUSED: {
     status: 422,

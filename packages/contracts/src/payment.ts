@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { IdSchema } from './api'
+import { IdSchema, idListSchema } from './api'
 
 /**
  * Paying orders (DESIGN §6, §9 "Money"): balance with the payment password, messaging-app pay
@@ -63,10 +63,7 @@ export type PayResult = z.infer<typeof PayResultSchema>
 
 /** `GET /user/3_3/pay/waitPayStatistics?orderIds=1,2`: what paying these orders comes to. */
 export const WaitPayQuerySchema = z.object({
-  orderIds: z
-    .string()
-    .regex(/^\d{1,10}(,\d{1,10}){0,49}$/)
-    .transform((ids) => ids.split(',').map(Number)),
+  orderIds: idListSchema(50),
 })
 export const WaitPayStatisticsSchema = z.object({
   count: z.number().int(),

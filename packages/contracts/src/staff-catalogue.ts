@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { IdSchema, plainText, ShopLinkSchema } from './api'
+import { IdSchema, ImageUrlSchema, plainText } from './api'
 import { LotStatusSchema, SpecialStatusSchema } from './catalog'
 import { LotCreateSchema, SpecialCreateSchema } from './staff'
 
@@ -95,7 +95,7 @@ export const SpecialUpdateSchema = z
     title: specialFields.title,
     subtitle: plainText(0, 200),
     description: plainText(0, 5000, { multiline: true }),
-    cover: ShopLinkSchema.or(z.literal('')),
+    cover: ImageUrlSchema.or(z.literal('')),
     startsAt: specialFields.startsAt,
     endsAt: specialFields.endsAt,
     staggerSeconds: z.number().int().min(0).max(3600),

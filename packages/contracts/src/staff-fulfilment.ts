@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { idListSchema } from './api'
 import {
   BookingStatusSchema,
   PICKUP_SLOTS,
@@ -142,10 +143,8 @@ export const PickListQuerySchema = z
   .object({
     date: z.iso.date().optional(),
     slot: PickupSlotSchema.optional(),
-    shipmentIds: z
-      .string()
-      .regex(/^\d{1,10}(,\d{1,10}){0,99}$/, 'comma-separated shipment ids')
-      .transform((ids) => [...new Set(ids.split(',').map(Number))])
+    shipmentIds: idListSchema(100, 'comma-separated shipment ids')
+      .transform((ids) => [...new Set(ids)])
       .optional(),
   })
   .refine((q) => (q.date === undefined) !== (q.shipmentIds === undefined), {

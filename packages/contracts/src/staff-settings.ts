@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { IdParamSchema, IdSchema, plainText, ShopLinkSchema } from './api'
+import { IdParamSchema, IdSchema, ImageUrlSchema, plainText, ShopLinkSchema } from './api'
 
 /**
  * The console's shop settings (issue 12, role `cataloguer`): mall items and their stock,
@@ -27,7 +27,7 @@ export const MallItemUpdateSchema = z.object({
   title: plainText(1, 200),
   subtitle: plainText(0, 200).default(''),
   description: plainText(0, 5000, { multiline: true }).default(''),
-  images: z.array(ShopLinkSchema).max(20).default([]),
+  images: z.array(ImageUrlSchema).max(20).default([]),
   price: Fen,
   categoryId: IdSchema.nullable().default(null),
   limitPerUser: z.number().int().positive().max(10_000).nullable().default(null),
@@ -177,7 +177,7 @@ export const BannerInputSchema = z
     position: BannerPositionSchema.default(0),
     title: plainText(1, 60),
     titleEn: plainText(0, 120).default(''),
-    image: ShopLinkSchema,
+    image: ImageUrlSchema,
     link: ShopLinkSchema,
     sort: z.number().int().min(0).max(10_000).default(0),
     activeFrom: Iso,

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { IdSchema, plainText, ShopLinkSchema } from './api'
+import { IdParamSchema, IdSchema, ImageUrlSchema, plainText } from './api'
 
 /** The operator calls of DESIGN §9 (under `/svc/main/admin`, staff session cookie). Amounts in fen. */
 const Fen = z.number().int().positive().max(100_000_000_000)
@@ -10,7 +10,7 @@ export const SpecialCreateSchema = z
     title: plainText(1, 100),
     subtitle: plainText(0, 200).default(''),
     description: plainText(0, 5000, { multiline: true }).default(''),
-    cover: ShopLinkSchema.or(z.literal('')).default(''),
+    cover: ImageUrlSchema.or(z.literal('')).default(''),
     startsAt: Iso,
     endsAt: Iso,
     staggerSeconds: z.number().int().min(0).max(3600).default(30),
@@ -35,7 +35,7 @@ export const LotCreateSchema = z.object({
   gradeCode: z.number().int().min(0).max(99).default(0),
   gradingService: z.enum(['PCGS', 'NGC', 'PMG', 'GBCA']).optional(),
   certNo: plainText(0, 40).optional(),
-  images: z.array(ShopLinkSchema).max(20).default([]),
+  images: z.array(ImageUrlSchema).max(20).default([]),
   exportBanned: z.boolean().default(false),
 })
 export type LotCreate = z.infer<typeof LotCreateSchema>
@@ -155,12 +155,12 @@ export const AuditEntrySchema = z.object({
 export type AuditEntry = z.infer<typeof AuditEntrySchema>
 
 export const AuditQuerySchema = z.object({
-  staffId: z.coerce.number().int().positive().optional(),
+  staffId: IdParamSchema.optional(),
   /** Part of the route, e.g. `/remittances`. */
   route: z.string().max(200).optional(),
   target: z.string().max(200).optional(),
   /** Entries older than this id (the previous page's last). */
-  before: z.coerce.number().int().positive().optional(),
+  before: IdParamSchema.optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 })
 export type AuditQuery = z.infer<typeof AuditQuerySchema>

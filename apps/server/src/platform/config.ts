@@ -25,6 +25,8 @@ const EnvSchema = z.object({
   /** Origins, comma-separated, whose pages may open a push socket besides the shop's own. */
   PUSH_ALLOWED_ORIGINS: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Hosts, comma-separated, whose https pictures staff may use besides our own media (none). */
+  IMAGE_URL_HOSTS: z.string().optional(),
   /** `pretty` (pino-pretty, coloured lines) or `json`; unset: pretty unless in production. */
   LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
   NODE_ENV: z.string().optional(),
@@ -85,6 +87,7 @@ export interface Config {
   /** Undefined: the app's default (30). */
   smsPerAddressPerHour: number | undefined
   /** Staff sign-in attempts one address may make in 15 minutes (default 10). */
+  imageHosts: string[]
   staffLoginsPerWindow: number | undefined
 }
 
@@ -273,3 +276,7 @@ function parseTrustProxy(value: string | undefined): boolean | number | string {
   if (value === 'true') return true
   return /^\d+$/.test(value) ? Number(value) : value
 }
+    imageHosts: (e.IMAGE_URL_HOSTS ?? '')
+      .split(',')
+      .map((host) => host.trim().toLowerCase())
+      .filter(Boolean),

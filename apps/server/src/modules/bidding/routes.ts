@@ -3,6 +3,7 @@ import {
   ID_MAX,
   IdempotencyKeySchema,
   IdParamSchema,
+  idListPattern,
   IdParamsSchema as IdParams,
   pageSchema,
 } from '@numisma/contracts/api'
@@ -202,7 +203,7 @@ export const biddingRoutes: FastifyPluginAsyncZod<BiddingRouteOptions> = async (
         params: z.object({
           ids: z
             .string()
-            .regex(/^\d{1,10}(,\d{1,10}){0,99}$/)
+            .regex(idListPattern(100))
             .transform((ids) => ids.split(',').map(Number))
             .refine((ids) => ids.every((id) => id > 0 && id <= ID_MAX), 'an id is out of range'),
         }),

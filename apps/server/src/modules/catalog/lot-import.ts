@@ -1,4 +1,4 @@
-import { isShopLink } from '@numisma/contracts/api'
+import { isImageUrl } from '@numisma/contracts/api'
 import { ERRORS } from '@numisma/contracts/errors'
 import {
   GRADING_SERVICES,
@@ -19,6 +19,8 @@ export interface ImportContext {
   steps: readonly PriceStep[]
   /** Auction categories, matched by id or by name (Chinese or English). */
   categories: readonly { id: number; name: string; nameEn: string }[]
+  /** Hosts whose https pictures may be used besides our own media (IMAGE_URL_HOSTS). */
+  imageHosts?: readonly string[]
 }
 
 export interface CheckedImport {
@@ -113,7 +115,7 @@ type Refuse = (field: LotImportColumn, message: string, code?: string) => void
 function checkRow(
   cell: (column: LotImportColumn) => string,
   refuse: Refuse,
-  { steps, categories }: ImportContext,
+  { steps, categories, imageHosts = [] }: ImportContext,
 ): LotDraft | null {
   const text = (column: 'title' | 'subtitle' | 'description' | 'certNo', min: number) => {
     const value = cell(column)
@@ -190,7 +192,7 @@ function checkRow(
     .map((url) => url.trim())
     .filter((url) => url !== '')
   if (images.length > 20) refuse('images', '最多 20 张图片')
-  const bad = images.find((url) => url.length > 2048 || !isShopLink(url))
+  const bad = images.find((url) => url.length > 2048 || !isImageUrl(url, imageHosts))
   if (bad !== undefined) refuse('images', `不是有效的图片网址：${bad.slice(0, 80)}`)
 
   if (startPrice === undefined) return null

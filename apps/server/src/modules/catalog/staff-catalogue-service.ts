@@ -88,6 +88,8 @@ export interface StaffCatalogueDeps {
   priceSteps: () => Promise<PriceStep[]>
   /** ListingService.addLots: the special's next lots, numbered and staggered, all or none. */
   addLots: (specialId: number, drafts: Omit<LotCreate, 'specialId'>[]) => Promise<LotCreated[]>
+  /** Hosts whose https pictures an import may name besides our own media (IMAGE_URL_HOSTS). */
+  imageHosts?: readonly string[]
 }
 
 /** A change and what it changed, for the audit log. */
@@ -115,6 +117,7 @@ export class StaffCatalogueService {
     database: Database,
     clock: Clock,
     priceSteps: () => Promise<PriceStep[]>,
+    imageHosts: readonly string[] = [],
   ): StaffCatalogueService {
     const listings = new ListingRepository(database.dialect)
     const listing = new ListingService({
@@ -130,6 +133,7 @@ export class StaffCatalogueService {
       listings,
       priceSteps,
       addLots: (specialId, drafts) => listing.addLots(specialId, drafts),
+      imageHosts,
     })
   }
 
@@ -323,6 +327,7 @@ export class StaffCatalogueService {
     const checked = checkLotImport(input.csv, {
       steps,
       categories: categories.map((c) => ({ id: c.id, name: c.name, nameEn: c.name_en })),
+      imageHosts: this.deps.imageHosts,
     })
     const result = { dryRun: input.dryRun, rowCount: checked.rowCount, errors: checked.errors }
     if (checked.errors.length > 0) {
