@@ -153,13 +153,8 @@ import { DEFAULT_CHAT_AGENT_ID } from '@numisma/contracts/chat'
 import type { Clock } from './platform/clock'
 import type { Database } from './platform/db'
 import { registerCompression } from './platform/compression' // compression (issue 13)
+import { registerSecurityHeaders } from './platform/security-headers' // security headers (issue 15)
 import { installErrorHandler, sendError } from './platform/error-handler'
-import {
-  clientErrorHandler,
-  DEFAULT_HTTP_TIMEOUTS,
-  type HttpTimeouts,
-} from './platform/client-errors'
-import { guardPictureHosts } from './platform/image-hosts'
 import { type EventBus, InProcessEventBus } from './platform/event-bus'
 import { IdempotencyStore } from './platform/idempotency'
 import { type NonceStore, openNonceStore } from './platform/nonce-store'
@@ -174,6 +169,12 @@ export interface AppOptions {
   clock: Clock
   /** Defaults to the sandbox gateway, which logs each message. */
   sms?: SmsSender
+import {
+  clientErrorHandler,
+  DEFAULT_HTTP_TIMEOUTS,
+  type HttpTimeouts,
+} from './platform/client-errors'
+import { guardPictureHosts } from './platform/image-hosts'
   env: 'development' | 'production'
   webDist: string
   logger?: FastifyServerOptions['logger']
@@ -221,10 +222,6 @@ export interface AppOptions {
   trustProxy?: boolean | number | string
   /** In-process by default; production passes the Redis-backed bus. */
   bus?: EventBus
-  /** IMAGE_URL_HOSTS: hosts whose https pictures staff may use besides our own media (none). */
-  imageHosts?: readonly string[]
-  /** How long a slow client may hold a connection (platform/client-errors.ts); tests lower them. */
-  httpTimeouts?: Partial<HttpTimeouts>
   /** Deposit × this = bidding quota (DESIGN §4); server.ts passes QUOTA_MULTIPLIER from config. */
   quotaMultiplier?: number
   /**
@@ -247,6 +244,10 @@ export interface AppOptions {
     socketLimits?: Partial<ChatSocketLimits>
   }
 }
+  /** IMAGE_URL_HOSTS: hosts whose https pictures staff may use besides our own media (none). */
+  imageHosts?: readonly string[]
+  /** How long a slow client may hold a connection (platform/client-errors.ts); tests lower them. */
+  httpTimeouts?: Partial<HttpTimeouts>
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -330,19 +331,8 @@ function trustProxy(value: AppOptions['trustProxy']): boolean {
  */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { database, clock } = options
-  const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.httpTimeouts }
   const app = Fastify({
     logger: options.logger ?? false,
-    // Slow clients and what Node's HTTP parser refuses (issue 15): cut off, answered `{code, message}`.
-    connectionTimeout: timeouts.idleMs,
-    keepAliveTimeout: timeouts.keepAliveMs,
-    requestTimeout: timeouts.requestMs,
-    http: {
-      // Node refuses a headers timeout longer than the request's.
-      headersTimeout: Math.min(timeouts.headersMs, timeouts.requestMs),
-      connectionsCheckingInterval: timeouts.checkIntervalMs,
-    },
-    clientErrorHandler,
     trustProxy: trustProxy(options.trustProxy),
     bodyLimit: 256 * 1024,
     // Malformed URLs and over-long path parameters get the same coded body as everything else.
@@ -360,6 +350,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // 1. External plugins.
   // compression (issue 13): first, so it hooks every route added after it.
   await registerCompression(app)
+  await registerSecurityHeaders(app, options) // security headers (issue 15)
   await app.register(fastifyCookie)
   await app.register(fastifyRateLimit, {
     global: false,
@@ -395,10 +386,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }),
   })
   await app.register(fastifyWebsocket, { options: { maxPayload: 16 * 1024 } })
+  const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.httpTimeouts }
 
   // 2. Platform.
+    // Slow clients and what Node's HTTP parser refuses (issue 15): cut off, answered `{code, message}`.
+    connectionTimeout: timeouts.idleMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    requestTimeout: timeouts.requestMs,
+    http: {
+      // Node refuses a headers timeout longer than the request's.
+      headersTimeout: Math.min(timeouts.headersMs, timeouts.requestMs),
+      connectionsCheckingInterval: timeouts.checkIntervalMs,
+    },
+    clientErrorHandler,
   installErrorHandler(app)
-  guardPictureHosts(app, `${MAIN_PREFIX}/admin`, options.imageHosts ?? [])
   app.decorateRequest('caller', null)
   const settings = new SettingsRepository(database.db)
   const apps = await loadPublicApps(settings)
@@ -454,6 +455,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const paymentsRepo = new PaymentsRepository(database.dialect)
   const payments = new PaymentService({
     transact: transactor(database),
+  guardPictureHosts(app, `${MAIN_PREFIX}/admin`, options.imageHosts ?? [])
     clock,
     db: database.db,
     payments: paymentsRepo,

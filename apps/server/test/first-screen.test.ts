@@ -65,7 +65,9 @@ function builtDist(): string {
 }
 
 function inlined(html: string): Record<string, { data: unknown }> | undefined {
-  const match = new RegExp(`<script>window\\.${FIRST_SCREEN_GLOBAL}=(.*?)</script>`).exec(html)
+  const match = new RegExp(
+    `<script type="application/json" id="${FIRST_SCREEN_GLOBAL}">(.*?)</script>`,
+  ).exec(html)
   return match ? (JSON.parse(match[1]!) as Record<string, { data: unknown }>) : undefined
 }
 
@@ -210,7 +212,9 @@ describe.each(databases)('first screen without an API round trip (issue 13) on $
 
   it('escapes < in the inlined bodies', async () => {
     const res = await page('/')
-    const script = /<script>window\.__NUMISMA_FIRST__=(.*?)<\/script>/.exec(res.body)![1]!
+    const script = /<script type="application\/json" id="__NUMISMA_FIRST__">(.*?)<\/script>/.exec(
+      res.body,
+    )![1]!
     expect(script).not.toContain('<')
   })
 })

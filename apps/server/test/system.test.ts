@@ -65,7 +65,7 @@ describe('process endpoints and the web app', () => {
       expect(res.statusCode, url).toBe(200)
       expect(res.headers['content-type']).toContain('text/html')
       expect(res.body).toContain('shop')
-      expect(res.body).toContain(`window.__NUMISMA_CONFIG__={"env":"development"`)
+      expect(res.body).toContain(`id="__NUMISMA_CONFIG__">{"env":"development"`)
       expect(res.body).not.toContain('<!--numisma-config-->')
     }
   })

@@ -12,6 +12,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
  * the route's chunks. Only for visitors without a session: a signed-in visitor's answers differ.
  */
 
+/**
+ * A JSON data block: read by the web client (lib/inlined-data.ts), never run, so the CSP needs no
+ * 'unsafe-inline' nor a hash for it (ADR 027). `<` is escaped so the JSON cannot close the element.
+ */
+export function dataBlock(id: string, value: unknown): string {
+  const json = JSON.stringify(value).replace(/</g, '\\u003c')
+  return `<script type="application/json" id="${id}">${json}</script>`
+}
+
 type Service = 'main' | 'search'
 
 interface Call {
@@ -258,11 +267,8 @@ export function firstScreen(
         byPath.set(call.path, value)
       })
       const picture = plan.picture((p) => field(byPath.get(p), 'data'))
-      const json = JSON.stringify(inlined).replace(/</g, '\\u003c')
       return [
-        Object.keys(inlined).length > 0
-          ? `<script>window.${FIRST_SCREEN_GLOBAL}=${json}</script>`
-          : '',
+        Object.keys(inlined).length > 0 ? dataBlock(FIRST_SCREEN_GLOBAL, inlined) : '',
         picture
           ? `<link rel="preload" as="image" fetchpriority="high" href="${attr(picture)}">`
           : '',

@@ -5,17 +5,14 @@ import fastifyStatic from '@fastify/static'
 import { CLIENT_CONFIG_GLOBAL, type ClientConfig } from '@numisma/contracts/client-config'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { COMPRESSION_THRESHOLD } from './compression'
-import { firstScreen, routeLinks } from './first-screen'
+import { dataBlock, firstScreen, routeLinks } from './first-screen'
 
 const PLACEHOLDER = '<!--numisma-config-->'
 
 /** Inlines the client config so the first paint needs no extra round trip. */
 function renderHtml(file: string, config: ClientConfig): string | undefined {
   if (!fs.existsSync(file)) return undefined
-  const json = JSON.stringify(config).replace(/</g, '\\u003c')
-  return fs
-    .readFileSync(file, 'utf8')
-    .replace(PLACEHOLDER, `<script>window.${CLIENT_CONFIG_GLOBAL}=${json}</script>`)
+  return fs.readFileSync(file, 'utf8').replace(PLACEHOLDER, dataBlock(CLIENT_CONFIG_GLOBAL, config))
 }
 
 /** A rendered page and, once it is big enough to be worth it, its br and gzip bodies (issue 13). */

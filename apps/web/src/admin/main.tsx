@@ -1,3 +1,4 @@
+import '../lib/zod-jitless'
 // antd 5 supports React 19 only with this patch, imported before antd (see ADR 020).
 import '@ant-design/v5-patch-for-react-19'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'

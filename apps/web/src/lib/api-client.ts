@@ -6,6 +6,7 @@ import { browserCookies, clearLoginCookies, readSession, type CookieJar } from '
 import { getClientConfig } from './config'
 import { currentLanguage, toLocale, type Language } from './language'
 import { inBackground } from './background'
+import { inlinedData } from './inlined-data'
 
 /** Spec §9: every call gives up after 20 s. */
 export const REQUEST_TIMEOUT_MS = 20_000
@@ -264,7 +265,7 @@ let browserClient: ApiClient | null = null
 
 /** The bodies the server inlined into a landing page (platform/first-screen.ts), if any. */
 function firstScreenBodies(): Record<string, unknown> | undefined {
-  const value: unknown = (window as unknown as Record<string, unknown>)[FIRST_SCREEN_GLOBAL]
+  const value = inlinedData(FIRST_SCREEN_GLOBAL)
   return isRecord(value) ? value : undefined
 }
 

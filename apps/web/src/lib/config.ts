@@ -1,8 +1,9 @@
 import { CLIENT_CONFIG_GLOBAL, type ClientConfig } from '@numisma/contracts/client-config'
+import { inlinedData } from './inlined-data'
 
 /**
- * The public client configuration (DESIGN §9). The server inlines it into the HTML as a global;
- * under `vite dev` the global is absent and it is fetched, unsigned, before the first render.
+ * The public client configuration (DESIGN §9). The server inlines it into the HTML as a JSON data
+ * block (ADR 027); under `vite dev` the block is absent and it is fetched, unsigned, before the first render.
  * Checked by hand rather than with ClientConfigSchema to keep zod out of the first-load bundle.
  */
 export const CLIENT_CONFIG_URL = '/svc/client-config'
@@ -39,9 +40,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 export async function loadClientConfig(
   fetchImpl: typeof fetch = (input, init) => fetch(input, init),
-  global: Record<string, unknown> = window as unknown as Record<string, unknown>,
+  inlined: unknown = inlinedData(CLIENT_CONFIG_GLOBAL),
 ): Promise<ClientConfig> {
-  const inlined = global[CLIENT_CONFIG_GLOBAL]
   if (isClientConfig(inlined)) {
     current = inlined
     return inlined
