@@ -155,6 +155,12 @@ import type { Database } from './platform/db'
 import { registerCompression } from './platform/compression' // compression (issue 13)
 import { registerSecurityHeaders } from './platform/security-headers' // security headers (issue 15)
 import { installErrorHandler, sendError } from './platform/error-handler'
+import {
+  clientErrorHandler,
+  DEFAULT_HTTP_TIMEOUTS,
+  type HttpTimeouts,
+} from './platform/client-errors'
+import { guardPictureHosts } from './platform/image-hosts'
 import { type EventBus, InProcessEventBus } from './platform/event-bus'
 import { IdempotencyStore } from './platform/idempotency'
 import { type NonceStore, openNonceStore } from './platform/nonce-store'
@@ -169,12 +175,6 @@ export interface AppOptions {
   clock: Clock
   /** Defaults to the sandbox gateway, which logs each message. */
   sms?: SmsSender
-import {
-  clientErrorHandler,
-  DEFAULT_HTTP_TIMEOUTS,
-  type HttpTimeouts,
-} from './platform/client-errors'
-import { guardPictureHosts } from './platform/image-hosts'
   env: 'development' | 'production'
   webDist: string
   logger?: FastifyServerOptions['logger']
@@ -222,6 +222,10 @@ import { guardPictureHosts } from './platform/image-hosts'
   trustProxy?: boolean | number | string
   /** In-process by default; production passes the Redis-backed bus. */
   bus?: EventBus
+  /** IMAGE_URL_HOSTS: hosts whose https pictures staff may use besides our own media (none). */
+  imageHosts?: readonly string[]
+  /** How long a slow client may hold a connection (platform/client-errors.ts); tests lower them. */
+  httpTimeouts?: Partial<HttpTimeouts>
   /** Deposit × this = bidding quota (DESIGN §4); server.ts passes QUOTA_MULTIPLIER from config. */
   quotaMultiplier?: number
   /**
@@ -244,10 +248,6 @@ import { guardPictureHosts } from './platform/image-hosts'
     socketLimits?: Partial<ChatSocketLimits>
   }
 }
-  /** IMAGE_URL_HOSTS: hosts whose https pictures staff may use besides our own media (none). */
-  imageHosts?: readonly string[]
-  /** How long a slow client may hold a connection (platform/client-errors.ts); tests lower them. */
-  httpTimeouts?: Partial<HttpTimeouts>
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -331,8 +331,19 @@ function trustProxy(value: AppOptions['trustProxy']): boolean {
  */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { database, clock } = options
+  const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.httpTimeouts }
   const app = Fastify({
     logger: options.logger ?? false,
+    // Slow clients and what Node's HTTP parser refuses (issue 15): cut off, answered `{code, message}`.
+    connectionTimeout: timeouts.idleMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    requestTimeout: timeouts.requestMs,
+    http: {
+      // Node refuses a headers timeout longer than the request's.
+      headersTimeout: Math.min(timeouts.headersMs, timeouts.requestMs),
+      connectionsCheckingInterval: timeouts.checkIntervalMs,
+    },
+    clientErrorHandler,
     trustProxy: trustProxy(options.trustProxy),
     bodyLimit: 256 * 1024,
     // Malformed URLs and over-long path parameters get the same coded body as everything else.
@@ -386,20 +397,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }),
   })
   await app.register(fastifyWebsocket, { options: { maxPayload: 16 * 1024 } })
-  const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.httpTimeouts }
 
   // 2. Platform.
-    // Slow clients and what Node's HTTP parser refuses (issue 15): cut off, answered `{code, message}`.
-    connectionTimeout: timeouts.idleMs,
-    keepAliveTimeout: timeouts.keepAliveMs,
-    requestTimeout: timeouts.requestMs,
-    http: {
-      // Node refuses a headers timeout longer than the request's.
-      headersTimeout: Math.min(timeouts.headersMs, timeouts.requestMs),
-      connectionsCheckingInterval: timeouts.checkIntervalMs,
-    },
-    clientErrorHandler,
   installErrorHandler(app)
+  guardPictureHosts(app, `${MAIN_PREFIX}/admin`, options.imageHosts ?? [])
   app.decorateRequest('caller', null)
   const settings = new SettingsRepository(database.db)
   const apps = await loadPublicApps(settings)
@@ -455,7 +456,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const paymentsRepo = new PaymentsRepository(database.dialect)
   const payments = new PaymentService({
     transact: transactor(database),
-  guardPictureHosts(app, `${MAIN_PREFIX}/admin`, options.imageHosts ?? [])
     clock,
     db: database.db,
     payments: paymentsRepo,

@@ -53,6 +53,7 @@ export function appOptionsFromConfig(
     // Nonces in Redis when configured, shared by every instance (ADR 029).
     redisUrl: config.redisUrl,
     push: { allowedOrigins: config.pushAllowedOrigins },
+    imageHosts: config.imageHosts,
     quotaMultiplier: config.quotaMultiplier,
     payPasswordPepper: config.payPasswordPepper,
     wechatPay: config.wechatPay,
@@ -63,7 +64,6 @@ export function appOptionsFromConfig(
         ? {}
         : { smsPerCaller: config.smsPerAddressPerHour }),
       ...(config.staffLoginsPerWindow === undefined
-    imageHosts: config.imageHosts,
         ? {}
         : { staffLogin: config.staffLoginsPerWindow }),
     },

@@ -24,9 +24,9 @@ const EnvSchema = z.object({
   TRUST_PROXY: z.string().optional(),
   /** Origins, comma-separated, whose pages may open a push socket besides the shop's own. */
   PUSH_ALLOWED_ORIGINS: z.string().optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Hosts, comma-separated, whose https pictures staff may use besides our own media (none). */
   IMAGE_URL_HOSTS: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `pretty` (pino-pretty, coloured lines) or `json`; unset: pretty unless in production. */
   LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
   NODE_ENV: z.string().optional(),
@@ -78,6 +78,7 @@ export interface Config {
   prettyLogs: boolean
   trustProxy: boolean | number | string
   pushAllowedOrigins: string[]
+  imageHosts: string[]
   quotaMultiplier: number
   /** Unset in development: a random one kept in the settings table (modules/account). */
   payPasswordPepper: string | undefined
@@ -87,7 +88,6 @@ export interface Config {
   /** Undefined: the app's default (30). */
   smsPerAddressPerHour: number | undefined
   /** Staff sign-in attempts one address may make in 15 minutes (default 10). */
-  imageHosts: string[]
   staffLoginsPerWindow: number | undefined
 }
 
@@ -218,6 +218,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .split(',')
       .map((origin) => origin.trim())
       .filter(Boolean),
+    imageHosts: (e.IMAGE_URL_HOSTS ?? '')
+      .split(',')
+      .map((host) => host.trim().toLowerCase())
+      .filter(Boolean),
     quotaMultiplier: e.QUOTA_MULTIPLIER,
     payPasswordPepper: e.PAY_PASSWORD_PEPPER,
     wechatPay: wechatPaySettings(mode, e),
@@ -276,7 +280,3 @@ function parseTrustProxy(value: string | undefined): boolean | number | string {
   if (value === 'true') return true
   return /^\d+$/.test(value) ? Number(value) : value
 }
-    imageHosts: (e.IMAGE_URL_HOSTS ?? '')
-      .split(',')
-      .map((host) => host.trim().toLowerCase())
-      .filter(Boolean),
