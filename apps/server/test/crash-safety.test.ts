@@ -31,6 +31,8 @@ const BUYERS = 8
 const WORKERS_PER_BUYER = 2
 const LOTS = 4
 const START_PRICE = 1_000
+const CLOSING_LOTS = 6
+const CLOSING_STAGGER_SECONDS = 3
 const MALL_ITEMS = 3
 const MALL_STOCK = 120
 const MALL_PRICE = 1_500
@@ -295,7 +297,9 @@ const payData = (sent: Sent) => dataOf(sent) as PayData
 
 interface World {
   buyers: Buyer[]
+  /** Every lot bid on: the long ones, then those closing one by one during the kills. */
   lotIds: number[]
+  closingLotIds: number[]
   items: { id: number; productNo: string }[]
   steps: PriceStep[]
   /** The least each lot was last seen to take (bids aim at it or up to two steps above). */
@@ -345,10 +349,28 @@ async function setUp(api: Api, tag: string): Promise<World> {
       return buyer
     }),
   )
+  // Lots that close every few seconds from now on, so the closing sweeper runs across the kills.
+  const closing = (await api.staff('/specials', {
+    title: '崩溃测试即将结拍',
+    startsAt: new Date(Date.now() - 60_000).toISOString(),
+    endsAt: new Date(Date.now() + 3_000).toISOString(),
+    staggerSeconds: CLOSING_STAGGER_SECONDS,
+    softCloseWindowSeconds: 0,
+  })) as { id: number }
+  const closingLotIds: number[] = []
+  for (let i = 0; i < CLOSING_LOTS; i++) {
+    const lot = (await api.staff('/lots', {
+      specialId: closing.id,
+      title: `崩溃测试结拍拍品 ${i + 1}`,
+      startPrice: START_PRICE,
+    })) as { id: number }
+    closingLotIds.push(lot.id)
+  }
   const steps = (await api.call('GET', '/bidding/price-step')).body as { data: PriceStep[] }
   return {
     buyers,
-    lotIds,
+    lotIds: [...lotIds, ...closingLotIds],
+    closingLotIds,
     items,
     steps: steps.data,
     minimum: new Map(),
@@ -532,6 +554,20 @@ async function retryAfterRestart(
 
 // --- The checks ---------------------------------------------------------------------------------
 
+/** Until the last closing lot has ended and the (restarted) sweeper has closed it. */
+async function waitForClosing(api: Api, world: World): Promise<void> {
+  const deadline = Date.now() + 30_000
+  for (const lotId of world.closingLotIds) {
+    for (;;) {
+      const res = await api.call('GET', `/auction/${lotId}`)
+      const status = (res.body as { data: { status: string } }).data.status
+      if (status === 'sold' || status === 'unsold') break
+      if (Date.now() > deadline) throw new Error(`lot ${lotId} still ${status}`)
+      await sleep(250)
+    }
+  }
+}
+
 async function checkOverHttp(api: Api, world: World): Promise<void> {
   const acked = world.sent.filter((s) => s.outcome === 'acked')
   // Every acknowledged direct bid is in its lot's history, as its bidder sees it, exactly once.
@@ -635,6 +671,44 @@ async function checkDatabase(database: Database, world: World): Promise<LostFate
       const proxy = proxies.find((p) => p.user_id === Number(world.buyers[s.buyer]!.userId))
       expect(proxy?.max_amount, `proxy ${JSON.stringify(body)}`).toBeGreaterThanOrEqual(body.amount)
     }
+  }
+
+  // Closed lots: sold to the leader at the price with exactly one order, or unsold with no bids
+  // and no order; no bid after the end; no proxy left live.
+  for (const lotId of world.closingLotIds) {
+    const lot = await db
+      .selectFrom('lots')
+      .select(['status', 'price', 'leader_id', 'ends_at', 'bid_count'])
+      .where('id', '=', lotId)
+      .executeTakeFirstOrThrow()
+    const won = await db
+      .selectFrom('orders')
+      .select(['user_id', 'amount', 'kind'])
+      .where('lot_id', '=', lotId)
+      .execute()
+    if (lot.status === 'sold') {
+      expect(won, `lot ${lotId}: its one order`).toEqual([
+        { user_id: lot.leader_id, amount: lot.price, kind: 'auction' },
+      ])
+    } else {
+      expect(lot.status, `lot ${lotId}`).toBe('unsold')
+      expect(lot.bid_count, `lot ${lotId}: unsold without a reserve means no bids`).toBe(0)
+      expect(won).toEqual([])
+    }
+    const late = await db
+      .selectFrom('bids')
+      .select(['amount', 'created_at'])
+      .where('lot_id', '=', lotId)
+      .where('created_at', '>=', lot.ends_at)
+      .execute()
+    expect(late, `lot ${lotId}: bids at or after its end`).toEqual([])
+    const live = await db
+      .selectFrom('proxies')
+      .select('user_id')
+      .where('lot_id', '=', lotId)
+      .where('active', '=', 1)
+      .execute()
+    expect(live, `lot ${lotId}: live proxies after the close`).toEqual([])
   }
 
   // Mall: the orders are exactly those acknowledged, and stock + sold = initial.
@@ -859,6 +933,7 @@ describe.each(databases)('crash safety on %s', (kind) => {
         cycles.push({ inFlight, sent, lost, restartS: (restartedAt - killedAt) / 1000 })
       }
 
+      await waitForClosing(api, world)
       await checkOverHttp(api, world)
       await server.stop('SIGTERM')
       opened = await openDatabase(
