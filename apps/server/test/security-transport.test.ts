@@ -1,4 +1,7 @@
+import fs from 'node:fs'
 import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from './helpers/app'
 import { testDatabases } from './helpers/databases'
@@ -11,6 +14,63 @@ import { listen } from './helpers/push-client'
  * security-headers.test.ts's and client-errors.test.ts's; these are the attacker's view.
  */
 const databases = await testDatabases()
+
+const REQUIRED = [
+  'content-security-policy',
+  'x-content-type-options',
+  'referrer-policy',
+  'permissions-policy',
+]
+
+describe.each(databases)('security headers on $name', (kind) => {
+  let t: TestApp
+
+  let dist: string
+
+  beforeAll(async () => {
+    // The shop's own index.html source in a dist of its own, so the page is served as built.
+    dist = fs.mkdtempSync(path.join(os.tmpdir(), 'numisma-security-'))
+    const source = path.resolve(import.meta.dirname, '../../web/index.html')
+    fs.copyFileSync(source, path.join(dist, 'index.html'))
+    t = await createTestApp(kind, { trustProxy: '127.0.0.1', webDist: dist })
+  })
+  afterAll(async () => {
+    await t.close()
+    fs.rmSync(dist, { recursive: true, force: true })
+  })
+
+  const expectHardened = (headers: Record<string, unknown>, what: string) => {
+    for (const name of REQUIRED) expect(headers[name], `${name} on ${what}`).toBeTruthy()
+    expect(headers['x-content-type-options']).toBe('nosniff')
+    const framing =
+      String(headers['content-security-policy']).includes("frame-ancestors 'none'") ||
+      headers['x-frame-options'] === 'DENY'
+    expect(framing, `framing refused on ${what}`).toBe(true)
+  }
+
+  it('hardens a signed API answer, a refusal and the shop’s page', async () => {
+    const answer = await t.call({ method: 'GET', path: '/pub/@time' })
+    expect(answer.statusCode).toBe(200)
+    expectHardened(answer.headers, 'an API answer')
+    const refusal = await t.inject({ method: 'GET', url: '/svc/main/user/@statistics' })
+    expect(refusal.statusCode).toBe(401)
+    expectHardened(refusal.headers, 'a refusal')
+    const page = await t.inject({ method: 'GET', url: '/productDetail?id=1' })
+    expect(page.headers['content-type']).toMatch(/html/)
+    expectHardened(page.headers, 'an HTML page')
+  })
+
+  it('sends HSTS over https only', async () => {
+    const http = await t.call({ method: 'GET', path: '/pub/@time' })
+    expect(http.headers['strict-transport-security']).toBeUndefined()
+    const https = await t.call({
+      method: 'GET',
+      path: '/pub/@time',
+      headers: { 'x-forwarded-proto': 'https' },
+    })
+    expect(https.headers['strict-transport-security']).toMatch(/max-age=\d{7,}/)
+  })
+})
 
 /** Sends raw bytes on a new connection; resolves with all it got back once the server closes it. */
 function raw(
