@@ -91,6 +91,7 @@ async function startServer() {
       PORT: String(port),
       DATA_DIR: dataDir,
       PAY_PASSWORD_PEPPER: 'lighthouse-bench-pepper-0000',
+      SMS_PROVIDER: 'sandbox',
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
       REDIS_URL: '',

@@ -126,6 +126,10 @@ import { payerOpenid, WechatService } from './modules/wechat/service'
 import { SharedPlatformTokens, type SharedTokensOptions } from './modules/wechat/shared-tokens'
 import { httpDelivery, type NoticeDelivery, WxPaySandbox } from './modules/sandbox/wxpay-sandbox'
 import {
+  SANDBOX_SMS_ACCOUNT,
+  type SmsSettings,
+  smsSettings,
+  smsSettingsProblem,
   type WechatMpSettings,
   wechatMpSettings,
   type WechatPaySettings,
@@ -139,7 +143,16 @@ import { searchRoutes } from './modules/search/routes'
 import { SearchService } from './modules/search/service'
 import { PassportRepository } from './modules/passport/repository'
 import { PassportService } from './modules/passport/service'
-import { SandboxSmsSender, type SmsSender } from './modules/passport/sms-sender'
+import {
+  AliyunSmsSender,
+  httpSmsTransport,
+  SandboxSmsSender,
+  type SmsSender,
+  type SmsTransport,
+  UnconfiguredSmsSender,
+} from './modules/passport/sms-sender'
+import { SMS_SANDBOX_PREFIX, SmsSandbox } from './modules/sandbox/sms-sandbox'
+import { smsSandboxRoutes } from './modules/sandbox/sms-routes'
 import { CounterService } from './modules/staff/counter-service'
 import type { StaffRouteEntry } from './modules/staff/access'
 import { staffRoutes } from './modules/staff/routes'
@@ -173,8 +186,15 @@ import { serveWebApp } from './platform/web-app'
 export interface AppOptions {
   database: Database
   clock: Clock
-  /** Defaults to the sandbox gateway, which logs each message. */
+  /** Unset: the sender `smsProvider` names (ADR 028). */
   sms?: SmsSender
+  /**
+   * SMS_* (platform/config.ts; unset: the sandbox sender outside production, none in it).
+   * `transport` is how the provider's sender reaches it — fetch by default, `inject` in tests.
+   */
+  smsProvider?: Partial<SmsSettings> & { transport?: SmsTransport }
+  /** The provider sandbox mounted at /svc/sandbox/sms; tests pass one to read its outbox. */
+  smsSandbox?: SmsSandbox
   env: 'development' | 'production'
   webDist: string
   logger?: FastifyServerOptions['logger']
@@ -323,6 +343,28 @@ async function ownNonceStore(app: FastifyInstance, options: AppOptions): Promise
 // Fastify's overloads want one member of the union at a time.
 function trustProxy(value: AppOptions['trustProxy']): boolean {
   return (value ?? false) as boolean
+}
+
+/** The SMS sender the settings name (ADR 028); the sandbox's outbox when it is the sandbox. */
+function smsSenderFor(app: FastifyInstance, options: AppOptions, clock: Clock): SmsSender {
+  if (options.sms) return options.sms
+  const settings = { ...smsSettings(options.env), ...options.smsProvider }
+  if (settings.provider === 'sandbox') return new SandboxSmsSender(app.log)
+  if (settings.provider === undefined) return new UnconfiguredSmsSender()
+  const problem = smsSettingsProblem(settings)
+  if (problem) throw new Error(problem)
+  return new AliyunSmsSender(
+    {
+      accessKeyId: settings.accessKeyId!,
+      accessKeySecret: settings.accessKeySecret!,
+      signName: settings.signName!,
+      templateCode: settings.templateCode!,
+      endpoint: settings.endpoint,
+    },
+    clock,
+    settings.transport ?? httpSmsTransport(),
+    app.log,
+  )
 }
 
 /**
@@ -640,6 +682,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
   // The messaging platform's official account stood in for (ADR 013's pattern): OAuth, tokens,
   // tickets. Decorated so tests can count what it issued (our client must cache tokens).
+  // The SMS provider's sandbox (ADR 028): outside production only, as it keeps codes in an outbox.
+  if ({ ...smsSettings(options.env), ...options.smsProvider }.sandbox) {
+    await app.register(smsSandboxRoutes, {
+      prefix: SMS_SANDBOX_PREFIX,
+      sandbox: options.smsSandbox ?? new SmsSandbox(SANDBOX_SMS_ACCOUNT, clock),
+    })
+  }
   if (wechatMp.sandbox && wechatMp.secret !== undefined) {
     const mpSandbox = new MpSandbox(
       { appId: wechatMp.appId, secret: wechatMp.secret, name: MP_SANDBOX_ACCOUNT_NAME },
@@ -764,7 +813,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const demoDeposit = options.demoDeposit ?? 0
       const passport = new PassportService(
         passportRepo,
-        options.sms ?? new SandboxSmsSender(app.log),
+        smsSenderFor(app, options, clock),
         clock,
         options.env !== 'production',
         demoDeposit > 0

@@ -5,6 +5,7 @@ import type { Config } from './platform/config'
 import type { Database } from './platform/db'
 import type { EventBus } from './platform/event-bus'
 import { redactOAuthCode } from './modules/wechat/routes'
+import { LOG_REDACTION } from './platform/log-redaction'
 
 /**
  * What a request log line says of the request: Fastify's fields, with the URL's secrets taken out
@@ -17,6 +18,27 @@ function requestForLog(request: FastifyRequest) {
     host: request.host,
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,
+  }
+}
+
+/**
+ * The process's logger (pino): the level and format configured, request lines without the URL's
+ * secrets, and secrets, codes and mobile numbers redacted from whatever is logged (ADR 028).
+ */
+export function loggerOptions(config: Pick<Config, 'logLevel' | 'prettyLogs'>) {
+  return {
+    level: config.logLevel,
+    serializers: { req: requestForLog },
+    redact: LOG_REDACTION,
+    // Readable lines in development; JSON for production's log collectors.
+    ...(config.prettyLogs
+      ? {
+          transport: {
+            target: 'pino-pretty',
+            options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' },
+          },
+        }
+      : {}),
   }
 }
 
@@ -36,19 +58,7 @@ export function appOptionsFromConfig(
     clock: deps.clock,
     env: config.env,
     webDist: config.webDist,
-    logger: {
-      level: config.logLevel,
-      serializers: { req: requestForLog },
-      // Readable lines in development; JSON for production's log collectors.
-      ...(config.prettyLogs
-        ? {
-            transport: {
-              target: 'pino-pretty',
-              options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' },
-            },
-          }
-        : {}),
-    },
+    logger: loggerOptions(config),
     trustProxy: config.trustProxy,
     // Nonces in Redis when configured, shared by every instance (ADR 029).
     redisUrl: config.redisUrl,
@@ -58,6 +68,7 @@ export function appOptionsFromConfig(
     payPasswordPepper: config.payPasswordPepper,
     wechatPay: config.wechatPay,
     wechatMp: config.wechatMp,
+    smsProvider: config.sms,
     chat: { agentId: config.chatAgentId },
     rateLimit: {
       ...(config.smsPerAddressPerHour === undefined

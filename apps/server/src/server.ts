@@ -8,6 +8,7 @@ import { StaffService } from './modules/staff/service'
 import { systemClock } from './platform/clock'
 import { assertProductionSecrets, loadConfig } from './platform/config'
 import { openDatabase } from './platform/db'
+import { writeGeneratedAdminPassword } from './platform/generated-password'
 import { createRedisEventBus } from './platform/redis-bus'
 import { seedDemo, startDemoRoller } from './seed/demo'
 import { appOptionsFromConfig } from './server-options'
@@ -35,8 +36,11 @@ async function main(): Promise<void> {
     config.adminPassword,
   )
   if (staff.generated) {
+    // Into a 0600 file, not the log (ADR 028): a log line is read by whoever reads the logs.
+    const file = writeGeneratedAdminPassword(config.dataDir, staff.generated)
     app.log.warn(
-      `staff account "admin" created with password: ${staff.generated} (set NUMISMA_ADMIN_PASSWORD to choose it)`,
+      { file },
+      'staff account "admin" created; its generated password is in this file (set NUMISMA_ADMIN_PASSWORD to choose it)',
     )
   }
   const sweeper = ClosingSweeper.forDatabase(database, systemClock, app.bus, { log: app.log })

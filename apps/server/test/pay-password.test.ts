@@ -379,7 +379,11 @@ describe('PAY_PASSWORD_PEPPER', () => {
     )
     expect(() =>
       assertProductionSecrets(
-        loadConfig({ NUMISMA_ENV: 'production', PAY_PASSWORD_PEPPER: 'x'.repeat(16) }),
+        loadConfig({
+          NUMISMA_ENV: 'production',
+          PAY_PASSWORD_PEPPER: 'x'.repeat(16),
+          SMS_PROVIDER: 'sandbox',
+        }),
       ),
     ).not.toThrow()
     expect(() => assertProductionSecrets(loadConfig({}))).not.toThrow()
@@ -391,6 +395,7 @@ describe('WECHAT_PAY_SANDBOX', () => {
   const production = {
     NUMISMA_ENV: 'production',
     PAY_PASSWORD_PEPPER: 'x'.repeat(16),
+    SMS_PROVIDER: 'sandbox',
     WECHAT_PAY_APPID: 'wx0123456789abcdef',
     WECHAT_PAY_MCH_ID: '1234567890',
     WECHAT_PAY_KEY: 'a-real-merchant-key-000000000000',

@@ -62,6 +62,7 @@ describe('production build', () => {
         SEED: 'none',
         NUMISMA_ADMIN_PASSWORD: 'bundle-test-password',
         PAY_PASSWORD_PEPPER: 'test-pepper-of-sixteen-chars-or-more',
+        SMS_PROVIDER: 'sandbox',
         LOG_LEVEL: 'warn',
       },
       stdio: ['ignore', 'pipe', 'pipe'],

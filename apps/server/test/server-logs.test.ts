@@ -51,6 +51,7 @@ describe.runIf(redis)('server with REDIS_URL', () => {
         SEED: 'none',
         NUMISMA_ADMIN_PASSWORD: 'logs-test-password',
         PAY_PASSWORD_PEPPER: 'test-pepper-of-sixteen-chars-or-more',
+        SMS_PROVIDER: 'sandbox',
         REDIS_URL: REDIS_TEST_URL,
         LOG_FORMAT: 'json',
         LOG_LEVEL: 'warn',

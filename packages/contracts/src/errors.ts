@@ -115,6 +115,12 @@ export const ERRORS = {
     zh: '验证码发送过于频繁，请稍后再试',
     en: 'codes are sent too often; try later',
   },
+  // ADR 028: the SMS provider refused the text or could not be reached.
+  SMS_UNAVAILABLE: {
+    status: 503,
+    zh: '短信发送失败，请稍后再试',
+    en: 'the code could not be sent just now; try again later',
+  },
   AGREEMENT_REQUIRED: {
     status: 400,
     zh: '请先阅读并同意用户协议',

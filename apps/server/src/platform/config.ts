@@ -56,6 +56,14 @@ const EnvSchema = z.object({
    * Sign-in codes sent to any numbers from one address in an hour (default 30). Many phones share a
    * carrier's address; a test server creating hundreds of users raises it.
    */
+  /** SMS provider (ADR 028): `aliyun` or `sandbox`; unset: sandbox outside production, none in it. */
+  SMS_PROVIDER: z.enum(['aliyun', 'sandbox']).optional(),
+  SMS_ACCESS_KEY_ID: z.string().min(1).optional(),
+  SMS_ACCESS_KEY_SECRET: z.string().min(1).optional(),
+  SMS_SIGN_NAME: z.string().min(1).optional(),
+  SMS_TEMPLATE_CODE: z.string().min(1).optional(),
+  /** The provider's API base; unset: https://dysmsapi.aliyuncs.com. */
+  SMS_ENDPOINT: z.url().optional(),
   SMS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).optional(),
   STAFF_LOGINS_PER_WINDOW: z.coerce.number().int().min(1).max(1_000_000).optional(),
   /** The customer-service chat's agent id (spec §3's fixed default peer). */
@@ -85,6 +93,7 @@ export interface Config {
   wechatPay: WechatPaySettings
   wechatMp: WechatMpSettings
   chatAgentId: string
+  sms: SmsSettings
   /** Undefined: the app's default (30). */
   smsPerAddressPerHour: number | undefined
   /** Staff sign-in attempts one address may make in 15 minutes (default 10). */
@@ -140,6 +149,70 @@ export function wechatPaySettings(
     sandbox:
       e.WECHAT_PAY_SANDBOX === undefined ? env !== 'production' : e.WECHAT_PAY_SANDBOX === 'true',
   }
+}
+
+/**
+ * The SMS provider (ADR 028). `provider` is undefined only in production with SMS_PROVIDER unset,
+ * which server.ts refuses: the sandbox there would send no text, and must be asked for.
+ */
+export interface SmsSettings {
+  provider: 'aliyun' | 'sandbox' | undefined
+  accessKeyId: string | undefined
+  accessKeySecret: string | undefined
+  signName: string | undefined
+  templateCode: string | undefined
+  endpoint: string
+  /** Whether this server mounts the provider's sandbox at /svc/sandbox/sms (outside production). */
+  sandbox: boolean
+}
+
+/** The account the SMS sandbox knows (development and tests only; README). */
+export const SANDBOX_SMS_ACCOUNT = {
+  accessKeyId: 'LTAI5tNumismaSandbox0001',
+  accessKeySecret: 'NumismaSandboxSmsSecret00000001',
+  signName: '泉藏',
+  templateCode: 'SMS_200000001',
+} as const
+
+export function smsSettings(
+  env: Config['env'],
+  e: {
+    SMS_PROVIDER?: 'aliyun' | 'sandbox' | undefined
+    SMS_ACCESS_KEY_ID?: string | undefined
+    SMS_ACCESS_KEY_SECRET?: string | undefined
+    SMS_SIGN_NAME?: string | undefined
+    SMS_TEMPLATE_CODE?: string | undefined
+    SMS_ENDPOINT?: string | undefined
+  } = {},
+): SmsSettings {
+  return {
+    provider: e.SMS_PROVIDER ?? (env === 'production' ? undefined : 'sandbox'),
+    accessKeyId: e.SMS_ACCESS_KEY_ID,
+    accessKeySecret: e.SMS_ACCESS_KEY_SECRET,
+    signName: e.SMS_SIGN_NAME,
+    templateCode: e.SMS_TEMPLATE_CODE,
+    endpoint: e.SMS_ENDPOINT ?? 'https://dysmsapi.aliyuncs.com',
+    sandbox: env !== 'production',
+  }
+}
+
+/** What is missing for the configured provider, or undefined when it can send. */
+export function smsSettingsProblem(sms: SmsSettings): string | undefined {
+  if (sms.provider === undefined) {
+    return 'SMS_PROVIDER must be set in production: aliyun (with its credentials), or sandbox to send no texts'
+  }
+  if (sms.provider !== 'aliyun') return undefined
+  const missing = (
+    [
+      ['SMS_ACCESS_KEY_ID', sms.accessKeyId],
+      ['SMS_ACCESS_KEY_SECRET', sms.accessKeySecret],
+      ['SMS_SIGN_NAME', sms.signName],
+      ['SMS_TEMPLATE_CODE', sms.templateCode],
+    ] as const
+  )
+    .filter(([, value]) => value === undefined)
+    .map(([name]) => name)
+  return missing.length > 0 ? `SMS_PROVIDER=aliyun needs ${missing.join(', ')}` : undefined
 }
 
 /**
@@ -227,6 +300,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     wechatPay: wechatPaySettings(mode, e),
     wechatMp: wechatMpSettings(mode, e),
     chatAgentId: e.CHAT_AGENT_ID ?? DEFAULT_CHAT_AGENT_ID,
+    sms: smsSettings(mode, e),
     smsPerAddressPerHour: e.SMS_PER_ADDRESS_PER_HOUR,
     staffLoginsPerWindow: e.STAFF_LOGINS_PER_WINDOW,
   }
@@ -251,6 +325,9 @@ export function assertProductionSecrets(config: Config): void {
   if (config.wechatMp.sandbox) {
     throw new Error('WECHAT_MP_SANDBOX must not be true in production')
   }
+  // No SMS provider: nobody could sign in, or (before ADR 028) the sandbox logged every code.
+  const smsProblem = smsSettingsProblem(config.sms)
+  if (smsProblem) throw new Error(smsProblem)
 }
 
 /**

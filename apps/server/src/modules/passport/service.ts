@@ -45,10 +45,7 @@ export class PassportService {
       now,
       now + SMS_CODE_TTL_SECONDS * 1000,
     )
-    await this.sms.send(
-      mobile,
-      `【泉藏】您的验证码是${code}，${SMS_CODE_TTL_SECONDS / 60}分钟内有效。`,
-    )
+    await this.sms.sendCode(mobile, code, SMS_CODE_TTL_SECONDS / 60)
     return this.revealCodes ? { sent: true, devCode: code } : { sent: true }
   }
 
