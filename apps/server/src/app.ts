@@ -239,7 +239,8 @@ export interface AppOptions {
   nonces?: NonceStore
   /** REDIS_URL: nonces shared by every instance, kept by Redis for their 10 minutes. */
   redisUrl?: string | undefined
-  trustProxy?: boolean | number | string
+  /** A hop count or proxy addresses (TRUST_PROXY); `true` is refused (ADR 028). */
+  trustProxy?: false | number | string
   /** In-process by default; production passes the Redis-backed bus. */
   bus?: EventBus
   /** IMAGE_URL_HOSTS: hosts whose https pictures staff may use besides our own media (none). */
@@ -340,8 +341,18 @@ async function ownNonceStore(app: FastifyInstance, options: AppOptions): Promise
   return store
 }
 
-// Fastify's overloads want one member of the union at a time.
+// Fastify's overloads want one member of the union at a time. `true` would take the client's own
+// leftmost X-Forwarded-For entry as its address (ADR 028), so it is refused here too. A hop count
+// is given as a function: Fastify takes a bare number as "trust nothing", which would put every
+// client behind the proxy on the proxy's address, one rate limit for all. `n` trusts the peer and
+// the n − 1 entries it and the proxies before it appended; the address they name is the client.
 function trustProxy(value: AppOptions['trustProxy']): boolean {
+  if ((value as unknown) === true)
+    throw new Error('trustProxy: give a hop count or proxy addresses')
+  if (typeof value === 'number') {
+    const hops = value
+    return ((_address: string, hop: number) => hop < hops) as unknown as boolean
+  }
   return (value ?? false) as boolean
 }
 

@@ -19,7 +19,7 @@ describe('push role: origins and sockets per address', () => {
 
   beforeAll(async () => {
     t = await createTestApp(sqlite!, {
-      trustProxy: true,
+      trustProxy: 1,
       push: { limits: { maxConnectionsPerIp: 2 }, allowedOrigins: ['https://partner.example'] },
     })
     base = await listen(t.app)

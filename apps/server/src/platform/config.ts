@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import net from 'node:net'
 import path from 'node:path'
 import { DEFAULT_QUOTA_MULTIPLIER } from '@numisma/domain/quota'
 import { DEFAULT_CHAT_AGENT_ID } from '@numisma/contracts/chat'
@@ -84,7 +85,7 @@ export interface Config {
   logLevel: string
   /** Human-readable log lines (development) rather than JSON (production, log collectors). */
   prettyLogs: boolean
-  trustProxy: boolean | number | string
+  trustProxy: false | number | string
   pushAllowedOrigins: string[]
   imageHosts: string[]
   quotaMultiplier: number
@@ -351,9 +352,37 @@ export function workspaceRoot(from: string): string {
   }
 }
 
-/** `2` → trust two hops; `10.0.0.1,10.0.0.2` → those addresses; `true`/`false`. */
-function parseTrustProxy(value: string | undefined): boolean | number | string {
-  if (value === undefined || value === '' || value === 'false') return false
-  if (value === 'true') return true
-  return /^\d+$/.test(value) ? Number(value) : value
+/**
+ * `1` → trust one hop (the proxy in front of us); `10.0.0.1,10.0.0.0/8` → those proxies;
+ * unset/`false`/`0` → none. `true` is refused: it takes the leftmost X-Forwarded-For address,
+ * which the client writes, so a spoofed header would give every request a fresh rate-limit key.
+ */
+export function parseTrustProxy(value: string | undefined): false | number | string {
+  const text = value?.trim() ?? ''
+  if (text === '' || text === 'false' || text === '0') return false
+  if (text === 'true') {
+    throw new Error(
+      'TRUST_PROXY=true would trust any client-written X-Forwarded-For: give the number of proxies in front of the server (e.g. 1) or their addresses/CIDRs',
+    )
+  }
+  if (/^\d+$/.test(text)) return Number(text)
+  const entries = text.split(',').map((entry) => entry.trim())
+  const bad = entries.filter((entry) => !isProxyAddress(entry))
+  if (bad.length > 0) {
+    throw new Error(
+      `TRUST_PROXY: ${bad.join(', ')} is not a hop count, an IP address or a CIDR (loopback, linklocal and uniquelocal are also accepted)`,
+    )
+  }
+  return entries.join(',')
+}
+
+function isProxyAddress(entry: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true
+  const [address, bits, ...rest] = entry.split('/')
+  if (rest.length > 0 || address === undefined) return false
+  const family = net.isIP(address)
+  if (family === 0) return false
+  if (bits === undefined) return true
+  if (!/^\d+$/.test(bits)) return false
+  return Number(bits) <= (family === 4 ? 32 : 128)
 }

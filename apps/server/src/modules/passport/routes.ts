@@ -28,8 +28,10 @@ export const passportRoutes: FastifyPluginAsyncZod<PassportRouteOptions> = async
     '/passport/sms',
     {
       // Also per caller across numbers: texts cost money, and a script could send to many numbers.
-      // (The plugin runs one limiter per request, so this second one is checked by hand.)
-      onRequest: async (request) => {
+      // (The plugin runs one limiter per request, so this second one is checked by hand.) After
+      // validation: a request refused for its body sends nothing and must not count, or 30 typos
+      // from a shared carrier address would lock it out of SMS for an hour (issue 15).
+      preHandler: async (request) => {
         const limit = await smsPerCaller(request)
         if (!limit.isAllowed && limit.isExceeded) {
           throw new AppError('RATE_LIMITED', { retryAfterSeconds: limit.ttlInSeconds })
@@ -46,7 +48,7 @@ export const passportRoutes: FastifyPluginAsyncZod<PassportRouteOptions> = async
       },
       schema: {
         tags: ['passport'],
-        summary: 'Send a sign-in code by SMS (sandbox sender)',
+        summary: 'Send a sign-in code by SMS (the configured provider, or its sandbox)',
         body: SmsRequestSchema,
         response: { 200: SmsResponseSchema },
       },
