@@ -239,6 +239,17 @@ describe.each(databases)('the console catalogue on $name', (kind) => {
     expect(await find(tag.toLowerCase())).toHaveLength(5)
   })
 
+  it('refuses a title keyword with a control character (400, not PostgreSQL’s 500 on NUL)', async () => {
+    for (const keyword of ['%00', 'a%00b', '%1F']) {
+      const res = await cataloguer('GET', `/specials?keyword=${keyword}`)
+      expect({ keyword, status: res.statusCode, code: res.json<{ code: string }>().code }).toEqual({
+        keyword,
+        status: 400,
+        code: 'VALIDATION_FAILED',
+      })
+    }
+  })
+
   it('refuses to move a started special’s times, but still takes its texts and cover', async () => {
     const { id } = await special(1, -MINUTE)
     for (const body of [

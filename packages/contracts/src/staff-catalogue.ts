@@ -37,8 +37,8 @@ export type StaffSpecial = z.infer<typeof StaffSpecialSchema>
 
 export const StaffSpecialsQuerySchema = z.object({
   status: z.enum(['preview', 'live', 'ended', 'all']).default('all'),
-  /** Part of the title. */
-  keyword: z.string().trim().max(100).optional(),
+  /** Part of the title (no control characters: PostgreSQL refuses NUL in a query, a 500). */
+  keyword: plainText(0, 100).optional(),
   page: z.coerce.number().int().min(1).max(10_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
 })
