@@ -240,6 +240,8 @@ export const chatStaffRoutes: FastifyPluginAsyncZod<ChatStaffRouteOptions> = asy
       websocket: true,
       schema: { hide: true },
       preValidation: async (request, reply) => {
+        // A plain GET (no upgrade) would get the socket plugin's bare 404: refuse it coded.
+        if (!request.ws) return sendError(request, reply, 404, 'NOT_FOUND')
         if (!originAllowed(request.headers.origin, request.host, origins)) {
           return sendError(request, reply, 403, 'FORBIDDEN')
         }
@@ -294,6 +296,8 @@ export const chatSocketRoutes: FastifyPluginAsync<ChatSocketOptions> = async (ap
       websocket: true,
       schema: { hide: true },
       preValidation: async (request, reply) => {
+        // A plain GET (no upgrade) would get the socket plugin's bare 404: refuse it coded.
+        if (!request.ws) return sendError(request, reply, 404, 'NOT_FOUND')
         if (!originAllowed(request.headers.origin, request.host, opts.origins)) {
           return sendError(request, reply, 403, 'FORBIDDEN')
         }

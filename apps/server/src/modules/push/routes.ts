@@ -56,6 +56,8 @@ export const pushRoutes: FastifyPluginAsync<PushOptions> = async (app, opts) => 
       websocket: true,
       schema: { hide: true },
       preValidation: async (request, reply) => {
+        // A plain GET (no upgrade) would get the socket plugin's bare 404: refuse it coded.
+        if (!request.ws) return sendError(request, reply, 404, 'NOT_FOUND')
         if (!opts.proxyTrusted && !warnedUntrustedProxy && request.headers['x-forwarded-for']) {
           warnedUntrustedProxy = true
           request.log.warn(
