@@ -177,3 +177,46 @@ describe.each(databases)('sockets from a foreign page on $name', (kind) => {
       ).resolves.toBeUndefined()
   })
 })
+
+describe.each(databases)('spoofed X-Forwarded-For behind a trusted proxy on $name', (kind) => {
+  let t: TestApp
+
+  beforeAll(async () => {
+    // The proxy is this machine (inject comes from 127.0.0.1); it appends the address it saw.
+    t = await createTestApp(kind, { rateLimit: PRODUCTION_LIMITS, trustProxy: '127.0.0.1' })
+    await staffCaller(t)
+  })
+  afterAll(() => t.close())
+
+  it('counts staff password guesses by the address the proxy saw, whatever the client wrote', async () => {
+    const statuses: number[] = []
+    for (let i = 0; i <= PRODUCTION_LIMITS.staffLogin + 2; i++) {
+      const res = await t.inject({
+        method: 'POST',
+        url: '/svc/main/admin/login',
+        headers: { 'x-forwarded-for': `198.51.100.${i}, 203.0.113.7` },
+        payload: { username: 'admin', password: `guess-${i}-password` },
+      })
+      statuses.push(res.statusCode)
+    }
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(
+      PRODUCTION_LIMITS.staffLogin,
+    )
+    expect(statuses.at(-1)).toBe(429)
+  })
+
+  it(`counts SMS sends per caller by that address too (${PRODUCTION_LIMITS.smsPerCaller} an hour)`, async () => {
+    const statuses: number[] = []
+    for (let i = 0; i <= PRODUCTION_LIMITS.smsPerCaller; i++) {
+      const res = await t.call({
+        method: 'POST',
+        path: '/passport/sms',
+        body: { mobile: nextMobile() },
+        headers: { 'x-forwarded-for': `198.51.100.${i}, 203.0.113.8` },
+      })
+      statuses.push(res.statusCode)
+    }
+    expect(statuses.slice(0, -1).every((s) => s === 200)).toBe(true)
+    expect(statuses.at(-1)).toBe(429)
+  })
+})
