@@ -203,4 +203,28 @@ describe.each(databases)('pictures with no image host configured on $name', (kin
     expect((await special('/svc/media/photos/ab12/full.jpg')).statusCode).toBe(200)
     expect((await special('https://img.example.com/c.jpg')).statusCode).toBe(400)
   })
+
+  it('never answers 5xx to a body nested thousands deep on a route without a body schema', async () => {
+    // Sent as text: JSON.stringify itself overflows on such a value. staffCaller's admin signs in.
+    const login = await t.inject({
+      method: 'POST',
+      url: '/svc/main/admin/login',
+      payload: { username: 'admin', password: 'staff-test-password' },
+    })
+    const staffSid = login.cookies.find((c) => c.name === 'staff_sid')?.value ?? ''
+    for (const payload of [
+      '['.repeat(20_000) + ']'.repeat(20_000),
+      '{"a":'.repeat(20_000) + '1' + '}'.repeat(20_000),
+    ]) {
+      const res = await t.inject({
+        method: 'POST',
+        url: '/svc/main/admin/coupons/999/stop',
+        headers: { 'content-type': 'application/json' },
+        cookies: { staff_sid: staffSid },
+        payload,
+      })
+      expect(res.statusCode).toBe(404)
+      expect(res.json<{ code: string }>().code).toMatch(/NOT_FOUND/)
+    }
+  })
 })

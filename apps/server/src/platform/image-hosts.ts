@@ -6,6 +6,13 @@ import { AppError } from './errors'
 const PICTURE_FIELDS = new Set(['image', 'images', 'cover'])
 
 /**
+ * How deep the walk looks: no contract nests a picture deeper, and a body nested thousands deep
+ * (valid JSON, well under the size limit) overflowed the stack here — a 500 on the staff routes
+ * without a body schema, which let it through. Deeper parts are not any route's shape.
+ */
+const MAX_DEPTH = 16
+
+/**
  * The first https picture in `body` on none of `hosts`, with its field path. Contracts check a
  * picture's shape (ImageUrlSchema: our media or https, never `javascript:` or `data:`); the host
  * list is this server's configuration (IMAGE_URL_HOSTS), so it is checked here, for every staff
@@ -15,8 +22,9 @@ export function refusedPicture(
   body: unknown,
   hosts: readonly string[],
   path = 'body',
+  depth = 0,
 ): { field: string; url: string } | undefined {
-  if (typeof body !== 'object' || body === null) return undefined
+  if (typeof body !== 'object' || body === null || depth > MAX_DEPTH) return undefined
   for (const [key, value] of Object.entries(body)) {
     const field = `${path}.${key}`
     if (PICTURE_FIELDS.has(key)) {
@@ -26,7 +34,7 @@ export function refusedPicture(
           return { field: Array.isArray(value) ? `${field}.${i}` : field, url }
       }
     } else if (typeof value === 'object') {
-      const inner = refusedPicture(value, hosts, field)
+      const inner = refusedPicture(value, hosts, field, depth + 1)
       if (inner) return inner
     }
   }
