@@ -3,7 +3,7 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp } from './helpers/app'
+import { createTestApp, nextMobile, type TestApp } from './helpers/app'
 import { testDatabases } from './helpers/databases'
 import { listen } from './helpers/push-client'
 
@@ -132,5 +132,33 @@ describe.each(databases)('hostile connections on $name', (kind) => {
       })
       expect(body).not.toHaveProperty('error')
     }
+  })
+})
+
+describe.each(databases)('SMS limits count well-formed requests on $name', (kind) => {
+  let t: TestApp
+
+  beforeAll(async () => {
+    t = await createTestApp(kind, {
+      rateLimit: { sms: 5, smsPerCaller: 30, login: 20, staffLogin: 10 },
+    })
+  })
+  afterAll(() => t.close())
+
+  it('30 malformed SMS requests from one address do not lock it out of a real one', async () => {
+    for (let i = 0; i < 31; i++) {
+      const bad = await t.call({
+        method: 'POST',
+        path: '/passport/sms',
+        body: { mobile: `12${i}` },
+      })
+      expect(bad.statusCode).toBe(400)
+    }
+    const real = await t.call({
+      method: 'POST',
+      path: '/passport/sms',
+      body: { mobile: nextMobile() },
+    })
+    expect(real.statusCode, real.body).toBe(200)
   })
 })
