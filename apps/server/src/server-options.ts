@@ -5,16 +5,17 @@ import type { Config } from './platform/config'
 import type { Database } from './platform/db'
 import type { EventBus } from './platform/event-bus'
 import { redactOAuthCode } from './modules/wechat/routes'
-import { LOG_REDACTION } from './platform/log-redaction'
+import { LOG_REDACTION, redactUrl } from './platform/log-redaction'
 
 /**
  * What a request log line says of the request: Fastify's fields, with the URL's secrets taken out
- * (a messaging-platform OAuth code signs its holder in once, so a log reader must not see it).
+ * (a messaging-platform OAuth code signs its holder in once, so a log reader must not see it) and
+ * its mobile numbers masked (a staff search by number carries one in its query).
  */
 function requestForLog(request: FastifyRequest) {
   return {
     method: request.method,
-    url: redactOAuthCode(request.url),
+    url: redactUrl(redactOAuthCode(request.url)),
     host: request.host,
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,

@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import net, { type AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { COOKIE } from '@numisma/contracts/cookies'
@@ -116,6 +117,29 @@ describe.each(databases)('log lines on $name', (kind) => {
       url: `${MAIN_PREFIX}/admin/session`,
       cookies: { [COOKIE.staffSid]: staffSid },
     })
+    // An operator looks the buyer up by number: the number travels in the logged URL's query.
+    const found = await t.inject({
+      method: 'GET',
+      url: `${MAIN_PREFIX}/admin/money/users?mobile=${mobile}`,
+      cookies: { [COOKIE.staffSid]: staffSid },
+    })
+    expect(found.statusCode, found.body).toBe(200)
+
+    // A request Node's parser refuses: the raw packet (its cookie, its Authorization) must not be
+    // logged with the error.
+    await t.app.listen({ port: 0, host: '127.0.0.1' })
+    const { port } = t.app.server.address() as AddressInfo
+    await new Promise<void>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.end(
+          `GET /svc/main/pub/@time HTTP/1.1\r\nHost: x\r\nCookie: sid=${staffSid}\r\n` +
+            `Authorization: ZHAO ${staffSid}\r\nBad Header\r\n\r\n`,
+        )
+      })
+      socket.on('data', () => {})
+      socket.on('close', () => resolve())
+      socket.on('error', () => resolve())
+    })
 
     const log = lines.join('')
     expect(lines.length).toBeGreaterThan(20)
@@ -123,6 +147,10 @@ describe.each(databases)('log lines on $name', (kind) => {
       (secret) => secret.length >= 6 && log.includes(secret),
     )
     expect(leaks).toEqual([])
+    // The parser's refusal is logged by its code alone: its raw packet (a Buffer, logged as bytes
+    // that no string search would find) held the cookie and the Authorization above.
+    expect(log).toContain('client error')
+    expect(log).not.toContain('rawPacket')
     // The sandbox still says a text went out, to the masked number.
     expect(log).toContain(maskMobile(mobile))
   })

@@ -57,7 +57,8 @@ export function clientErrorHandler(
 ): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return
   const { status, code } = refusalOf(error)
-  this.log.debug({ err: error, status }, 'client error')
+  // The code alone: the error's `rawPacket` is the request's bytes, cookie and Authorization too.
+  this.log.debug({ reason: error.code, status }, 'client error')
   // A response already under way cannot be replaced by another.
   const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage
   if (socket.writable && inFlight?.headersSent !== true) {

@@ -54,3 +54,17 @@ export const LOG_REDACTION = {
     return '[redacted]'
   },
 }
+
+/** A mainland mobile number anywhere in a URL (a query, a path), not part of a longer number. */
+const MOBILE_IN_URL = /(?<!\d)(1[3-9]\d)(\d{4})(\d{4})(?!\d)/g
+/** Query values that are secrets in an SMS provider's call (the sandbox's requests are logged). */
+const SMS_SECRETS_IN_QUERY = /([?&](?:TemplateParam|Signature|SignatureNonce|AccessKeyId)=)[^&#]*/gi
+
+/**
+ * A request URL as a log line may show it: mobile numbers masked wherever they appear (a staff
+ * search `?mobile=`, an SMS sandbox call's `PhoneNumbers=`, URL-encoded or not) and the SMS
+ * provider's signed values censored.
+ */
+export function redactUrl(url: string): string {
+  return url.replace(SMS_SECRETS_IN_QUERY, '$1[redacted]').replace(MOBILE_IN_URL, '$1****$3')
+}
