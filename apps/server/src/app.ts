@@ -168,6 +168,7 @@ import type { Database } from './platform/db'
 import { registerCompression } from './platform/compression' // compression (issue 13)
 import { registerSecurityHeaders } from './platform/security-headers' // security headers (issue 15)
 import { installErrorHandler, sendError } from './platform/error-handler'
+import { isAppError } from './platform/errors'
 import {
   clientErrorHandler,
   DEFAULT_HTTP_TIMEOUTS,
@@ -443,8 +444,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routePrefix: docsForStaffOnly ? `${MAIN_PREFIX}/admin/docs` : '/svc/docs',
     ...(docsForStaffOnly && {
       uiHooks: {
-        onRequest: (request, _reply, done) => {
-          docsStaff.sessionOf(request.cookies[COOKIE.staffSid]).then(() => done(), done)
+        // Answered here, not thrown: this plugin comes before the error handler is installed.
+        onRequest: async (request, reply) => {
+          try {
+            await docsStaff.sessionOf(request.cookies[COOKIE.staffSid])
+          } catch (error) {
+            if (!isAppError(error)) throw error
+            return sendError(request, reply, error.statusCode, error.code, error.details)
+          }
         },
       },
     }),
