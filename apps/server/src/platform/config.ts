@@ -25,8 +25,16 @@ const EnvSchema = z.object({
   TRUST_PROXY: z.string().optional(),
   /** Origins, comma-separated, whose pages may open a push socket besides the shop's own. */
   PUSH_ALLOWED_ORIGINS: z.string().optional(),
-  /** Hosts, comma-separated, whose https pictures staff may use besides our own media (none). */
-  IMAGE_URL_HOSTS: z.string().optional(),
+  /**
+   * Hosts, comma-separated, whose https pictures staff may use besides our own media (none). Host
+   * names only: each also goes into the CSP's img-src, where `*` would allow every host.
+   */
+  IMAGE_URL_HOSTS: z
+    .string()
+    .regex(
+      /^\s*(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+\s*(?:,\s*|$))*$/i,
+    )
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** `pretty` (pino-pretty, coloured lines) or `json`; unset: pretty unless in production. */
   LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
@@ -63,8 +71,14 @@ const EnvSchema = z.object({
   SMS_ACCESS_KEY_SECRET: z.string().min(1).optional(),
   SMS_SIGN_NAME: z.string().min(1).optional(),
   SMS_TEMPLATE_CODE: z.string().min(1).optional(),
-  /** The provider's API base; unset: https://dysmsapi.aliyuncs.com. */
-  SMS_ENDPOINT: z.url().optional(),
+  /**
+   * The provider's API base; unset: https://dysmsapi.aliyuncs.com. https only (the number and its
+   * code travel in it), except to this machine (a local sandbox).
+   */
+  SMS_ENDPOINT: z
+    .url({ protocol: /^https?$/ })
+    .refine((url) => url.startsWith('https:') || /^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(url))
+    .optional(),
   SMS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).optional(),
   STAFF_LOGINS_PER_WINDOW: z.coerce.number().int().min(1).max(1_000_000).optional(),
   /** The customer-service chat's agent id (spec §3's fixed default peer). */

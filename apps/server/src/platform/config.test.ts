@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest'
+import { loadConfig } from './config'
+
+/** Settings that reach a security control are checked at start, not trusted as typed (issue 15). */
+describe('loadConfig', () => {
+  it('takes host names only for IMAGE_URL_HOSTS: each goes into the CSP img-src', () => {
+    expect(loadConfig({ IMAGE_URL_HOSTS: 'img.example.com, CDN.Example.org' }).imageHosts).toEqual([
+      'img.example.com',
+      'cdn.example.org',
+    ])
+    for (const value of ['*', '*.example.com', 'https://img.example.com', 'img.example.com/x']) {
+      expect(() => loadConfig({ IMAGE_URL_HOSTS: value }), value).toThrow(/IMAGE_URL_HOSTS/)
+    }
+  })
+
+  it('sends SMS over https, or plain http only to this machine', () => {
+    const endpoint = (value: string) => loadConfig({ SMS_ENDPOINT: value }).sms.endpoint
+    expect(endpoint('https://sms.example.com')).toBe('https://sms.example.com')
+    expect(endpoint('http://127.0.0.1:9120/svc/sandbox/sms')).toBe(
+      'http://127.0.0.1:9120/svc/sandbox/sms',
+    )
+    for (const value of [
+      'http://sms.example.com',
+      'ftp://sms.example.com',
+      'http://localhost.evil',
+    ]) {
+      expect(() => loadConfig({ SMS_ENDPOINT: value }), value).toThrow(/SMS_ENDPOINT/)
+    }
+  })
+})
