@@ -337,7 +337,7 @@ export const SEARCH_PREFIX = '/svc/search'
 
 /** The nonce store the app opens itself (none injected), closed with the app. */
 async function ownNonceStore(app: FastifyInstance, options: AppOptions): Promise<NonceStore> {
-  const store = await openNonceStore(options)
+  const store = await openNonceStore({ ...options, log: app.log })
   app.addHook('onClose', async () => store.close?.())
   return store
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { NONCE_TTL_MS } from '@numisma/contracts/signing'
 import SQLite from 'better-sqlite3'
+import type { FastifyBaseLogger } from 'fastify'
 import { Redis } from 'ioredis'
 import type { Kysely } from 'kysely'
 import type { Clock } from './clock'
@@ -155,27 +156,103 @@ export class DatabaseNonceStore implements NonceStore {
 
 export const REDIS_NONCE_PREFIX = 'numisma:nonce:'
 
+/** Where the Redis store reports its outages: the app's logger (pino). */
+export type NonceStoreLog = Pick<FastifyBaseLogger, 'warn' | 'info'>
+
+/**
+ * Bounded so a claim fails within about a second when Redis is away, rather than queueing until
+ * it is back: no offline queue (a command while disconnected fails at once), a 1 s connect and
+ * command timeout (a Redis that accepts but does not answer), one retry. ioredis keeps
+ * reconnecting in the background (its default backoff, at most 2 s apart).
+ */
+export const REDIS_NONCE_OPTIONS = {
+  lazyConnect: true,
+  enableOfflineQueue: false,
+  connectTimeout: 1000,
+  commandTimeout: 1000,
+  maxRetriesPerRequest: 1,
+} as const
+
+/** The URL without its password, for a message. */
+function redisWhere(url: string): string {
+  try {
+    const u = new URL(url)
+    return `${u.protocol}//${u.host}`
+  } catch {
+    return 'REDIS_URL'
+  }
+}
+
 /**
  * REDIS_URL set: one `SET … NX PX` per request, so a nonce seen by any instance is refused by every
  * other; Redis expires it after 10 minutes (its own clock). If Redis cannot be reached the claim
- * fails and the request is refused — never let through unchecked.
+ * fails with SERVICE_BUSY (503) — never let through unchecked — and the outage is logged once, as a
+ * warning, with one line more when Redis answers again (ADR 029).
  */
 export class RedisNonceStore implements NonceStore {
-  constructor(private readonly redis: Redis) {}
+  private down = false
 
-  static async connect(url: string): Promise<RedisNonceStore> {
-    const redis = new Redis(url, { maxRetriesPerRequest: 3, lazyConnect: true })
-    await redis.connect()
-    return new RedisNonceStore(redis)
+  constructor(
+    private readonly redis: Redis,
+    private readonly log?: NonceStoreLog,
+  ) {
+    // Without a listener ioredis prints "[ioredis] Unhandled error event" on every reconnect.
+    redis.on('error', (error: unknown) => this.markDown(error))
+    redis.on('ready', () => this.markUp())
+  }
+
+  /** Refuses to open (a clear message, no reconnect loop left behind) if Redis does not answer. */
+  static async connect(url: string, log?: NonceStoreLog): Promise<RedisNonceStore> {
+    const redis = new Redis(url, REDIS_NONCE_OPTIONS)
+    // Listened to before connecting: a refused connection emits 'error' as well as rejecting.
+    redis.on('error', () => {})
+    try {
+      await redis.connect()
+    } catch (error) {
+      redis.disconnect()
+      const reason = error instanceof Error ? error.message : String(error)
+      throw new Error(
+        `Redis for the nonce store (REDIS_URL, ${redisWhere(url)}) does not answer: ${reason}. ` +
+          'Signed calls cannot be checked against replay without it; start Redis or unset REDIS_URL.',
+        { cause: error },
+      )
+    }
+    redis.removeAllListeners('error')
+    return new RedisNonceStore(redis, log)
   }
 
   async claim(nonce: string): Promise<boolean> {
-    const set = await this.redis.set(`${REDIS_NONCE_PREFIX}${nonce}`, '1', 'PX', NONCE_TTL_MS, 'NX')
+    let set: string | null
+    try {
+      set = await this.redis.set(`${REDIS_NONCE_PREFIX}${nonce}`, '1', 'PX', NONCE_TTL_MS, 'NX')
+    } catch (error) {
+      this.markDown(error)
+      throw new AppError('SERVICE_BUSY')
+    }
+    this.markUp()
     return set === 'OK'
   }
 
-  async close(): Promise<void> {
-    await this.redis.quit()
+  close(): Promise<void> {
+    // Not quit(): it would wait on a Redis that may be away or stuck, and every claim it
+    // acknowledged is already kept.
+    this.redis.disconnect()
+    return Promise.resolve()
+  }
+
+  private markDown(error: unknown): void {
+    if (this.down) return
+    this.down = true
+    this.log?.warn(
+      { err: error },
+      'nonce store: Redis unreachable; signed calls answer 503 SERVICE_BUSY until it is back',
+    )
+  }
+
+  private markUp(): void {
+    if (!this.down) return
+    this.down = false
+    this.log?.info('nonce store: Redis reachable again')
   }
 }
 
@@ -187,9 +264,10 @@ export async function openNonceStore(deps: {
   database: Database
   clock: Clock
   redisUrl?: string | undefined
+  log?: NonceStoreLog
 }): Promise<NonceStore> {
   const { database, clock } = deps
-  if (deps.redisUrl) return RedisNonceStore.connect(deps.redisUrl)
+  if (deps.redisUrl) return RedisNonceStore.connect(deps.redisUrl, deps.log)
   if (database.dialect === 'postgres') return new DatabaseNonceStore(database.db, clock)
   if (database.sqliteFile !== undefined) {
     return SqliteNonceStore.open(path.join(path.dirname(database.sqliteFile), 'nonces.db'), clock)

@@ -1,0 +1,174 @@
+import net from 'node:net'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { RedisNonceStore } from '../src/platform/nonce-store'
+import { createTestApp, type SignedCall, type TestApp } from './helpers/app'
+import { testDatabases } from './helpers/databases'
+import { REDIS_TEST_URL, redisAvailable } from './helpers/redis'
+
+/**
+ * Review finding (issue 15): with REDIS_URL set every signed call claims its nonce in Redis. While
+ * Redis is away a call must be refused quickly with 503 SERVICE_BUSY (not 500 with a stack per
+ * request), the outage logged once through the app's logger (not "[ioredis] Unhandled error event"
+ * on stderr at every reconnect), and calls must succeed again once Redis answers. The shared Redis
+ * is never stopped: the app reaches it through a TCP relay this test cuts and restores.
+ */
+const databases = await testDatabases()
+const withRedis = await redisAvailable()
+const anonymous: SignedCall = { method: 'GET', path: '/pub/@province?countryId=CN' }
+
+/**
+ * A relay to the real Redis that can reset its connections and stop listening, or hold the
+ * commands it is sent (a Redis that is stuck: they reach it, in order, once it is released).
+ */
+class RedisRelay {
+  private server?: net.Server
+  private readonly sockets = new Set<net.Socket>()
+  private held: (() => void)[] = []
+  private holding = false
+  port = 0
+
+  constructor(private readonly target: URL) {}
+
+  async start(): Promise<void> {
+    const server = net.createServer((client) => {
+      const upstream = net.connect(Number(this.target.port || 6379), this.target.hostname)
+      for (const s of [client, upstream]) {
+        this.sockets.add(s)
+        s.on('close', () => this.sockets.delete(s))
+        s.on('error', () => {})
+      }
+      client.on('data', (d) => {
+        if (this.holding) this.held.push(() => upstream.write(d))
+        else upstream.write(d)
+      })
+      upstream.on('data', (d) => client.write(d))
+      client.on('close', () => upstream.destroy())
+      upstream.on('close', () => client.destroy())
+    })
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(this.port, '127.0.0.1', () => resolve())
+    })
+    this.port = (server.address() as net.AddressInfo).port
+    this.server = server
+  }
+
+  hold(): void {
+    this.holding = true
+  }
+
+  release(): void {
+    this.holding = false
+    for (const write of this.held.splice(0)) write()
+  }
+
+  /** Redis "goes down": no listener, every open connection reset. */
+  async stop(): Promise<void> {
+    for (const s of this.sockets) s.destroy()
+    await new Promise<void>((resolve) =>
+      this.server ? this.server.close(() => resolve()) : resolve(),
+    )
+    this.server = undefined
+  }
+}
+
+describe.runIf(withRedis)('signed calls while the nonce store’s Redis is away', () => {
+  const sqlite = databases.find((d) => d.name === 'sqlite')!
+  let relay: RedisRelay
+  let t: TestApp
+  let lines: { level: number; msg: string }[]
+  let stderr: ReturnType<typeof vi.spyOn>
+
+  beforeEach(async () => {
+    relay = new RedisRelay(new URL(REDIS_TEST_URL))
+    await relay.start()
+    lines = []
+    stderr = vi.spyOn(console, 'error')
+    t = await createTestApp(sqlite, {
+      redisUrl: `redis://127.0.0.1:${relay.port}`,
+      logger: {
+        level: 'info',
+        stream: { write: (line: string) => lines.push(JSON.parse(line) as never) },
+      },
+    })
+  })
+
+  afterEach(async () => {
+    await t.close()
+    await relay.stop()
+    stderr.mockRestore()
+  })
+
+  const timed = async () => {
+    const started = Date.now()
+    const response = await t.call(anonymous)
+    return { response, ms: Date.now() - started }
+  }
+
+  const waitForOk = async (limitMs: number) => {
+    const until = Date.now() + limitMs
+    for (;;) {
+      const response = await t.call(anonymous)
+      if (response.statusCode === 200 || Date.now() > until) return response
+      await new Promise((r) => setTimeout(r, 100))
+    }
+  }
+
+  it('answers 503 SERVICE_BUSY quickly, logs the outage once, and recovers', async () => {
+    expect((await t.call(anonymous)).statusCode).toBe(200)
+
+    await relay.stop()
+    for (let i = 0; i < 5; i++) {
+      const { response, ms } = await timed()
+      expect(response.statusCode).toBe(503)
+      expect(response.json()).toEqual({ code: 'SERVICE_BUSY', message: expect.any(String) })
+      expect(ms).toBeLessThan(2000)
+    }
+    // Let ioredis go through a few reconnect attempts: each one fails with an 'error' event.
+    await new Promise((r) => setTimeout(r, 1500))
+    expect((await t.call(anonymous)).statusCode).toBe(503)
+
+    const outage = lines.filter((l) => /nonce store: Redis unreachable/.test(l.msg))
+    expect(outage).toHaveLength(1)
+    expect(outage[0]!.level).toBe(40) // warn
+    expect(lines.filter((l) => l.level >= 50)).toEqual([]) // no error line, no stack per request
+    expect(stderr).not.toHaveBeenCalled() // no "[ioredis] Unhandled error event"
+
+    await relay.start() // same port
+    const back = await waitForOk(5000)
+    expect(back.statusCode).toBe(200)
+    expect(lines.filter((l) => /nonce store: Redis reachable again/.test(l.msg))).toHaveLength(1)
+  })
+
+  it('answers 503 within ~1 s when Redis holds the connection but stops answering (stuck)', async () => {
+    expect((await t.call(anonymous)).statusCode).toBe(200)
+    relay.hold()
+    const { response, ms } = await timed()
+    expect(response.statusCode).toBe(503)
+    expect(response.json().code).toBe('SERVICE_BUSY')
+    expect(ms).toBeLessThan(2000)
+    expect(lines.filter((l) => /nonce store: Redis unreachable/.test(l.msg))).toHaveLength(1)
+
+    relay.release()
+    expect((await waitForOk(3000)).statusCode).toBe(200)
+    expect(lines.filter((l) => l.level >= 50)).toEqual([])
+  })
+})
+
+describe('a nonce store whose Redis is away at start', () => {
+  it('refuses to open within ~1 s, naming REDIS_URL, without its password', async () => {
+    const errors = vi.spyOn(console, 'error')
+    const started = Date.now()
+    try {
+      const opening = RedisNonceStore.connect('redis://:s3cret@127.0.0.1:1')
+      await expect(opening).rejects.toThrow(/REDIS_URL, redis:\/\/127\.0\.0\.1:1\) does not answer/)
+      await opening.catch((error: unknown) => expect(String(error)).not.toContain('s3cret'))
+      expect(Date.now() - started).toBeLessThan(2000)
+      // No reconnect loop left behind printing unhandled error events.
+      await new Promise((r) => setTimeout(r, 500))
+      expect(errors).not.toHaveBeenCalled()
+    } finally {
+      errors.mockRestore()
+    }
+  })
+})
