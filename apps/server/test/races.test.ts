@@ -415,14 +415,19 @@ describe.each(databases)('races on $name', (kind) => {
 
     // An idempotency key is applied once and every copy tells the same story: when one copy
     // succeeded, all replay that very answer (a copy refused meanwhile would tell the client it
-    // failed when it did not); refusals apply nothing, so a copy judged later may name a newer
-    // minimum but not another refusal.
+    // failed when it did not). Refusals apply nothing and are not kept under the key, so a copy
+    // judged later is judged on the lot as it is then: refused over quota first, a copy may be
+    // refused as too low once another bidder has passed its amount (seen in CI); any refusal code
+    // is then the truth of its moment, and what was applied is checked against the rows below.
     for (const { what, replies } of retried) {
-      const first = replies[0]!
-      const summary = (r: Reply) => ({ what, status: r.status, code: r.body.code })
-      for (const r of replies.slice(1)) {
-        expect(summary(r)).toEqual(summary(first))
-        if (r.status === 200) expect(r.body).toEqual(first.body)
+      const succeeded = replies.find((r) => r.status === 200)
+      if (!succeeded) continue
+      for (const r of replies) {
+        expect({ what, status: r.status, body: r.body }).toEqual({
+          what,
+          status: 200,
+          body: succeeded.body,
+        })
       }
     }
 
