@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { bookingExpiryFor, buildApp, mallOrderExpiryFor, overdueJobFor } from './app'
 import { IdempotencyPurger, IdempotencyStore } from './platform/idempotency'
@@ -97,9 +98,9 @@ async function main(): Promise<void> {
   process.once('SIGTERM', onSignal('SIGTERM'))
 
   await app.listen({ port: config.port, host: config.host })
-  app.log.info(
-    `Numisma is up: http://localhost:${config.port} (${database.dialect}, ${config.env})`,
-  )
+  // The bound port, not the configured one: PORT=0 (any free port, as tests use) binds another.
+  const { port } = app.server.address() as AddressInfo
+  app.log.info(`Numisma is up: http://localhost:${port} (${database.dialect}, ${config.env})`)
 }
 
 main().catch((error: unknown) => {

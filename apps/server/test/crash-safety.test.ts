@@ -24,7 +24,6 @@ import { expectLedgerSound } from './helpers/ledger'
  * each lot's price and leader are those its bid history gives.
  */
 const ROOT = path.resolve(import.meta.dirname, '../../..')
-const PORTS = { sqlite: 9150, postgres: 9151 } as const
 const ADMIN_PASSWORD = 'crash-safety-admin-password'
 const PAY_PASSWORD = '246802'
 const BUYERS = 8
@@ -49,23 +48,18 @@ class ServerProcess {
   private output = ''
   private readonly errors: string[] = []
 
-  constructor(
-    readonly port: number,
-    private readonly env: Record<string, string>,
-  ) {}
+  /** The port the running (or last) process bound: PORT=0, so each start picks a free one. */
+  private port: number | undefined
+
+  constructor(private readonly env: Record<string, string>) {}
 
   get baseUrl(): string {
+    if (this.port === undefined) throw new Error('the server has not started')
     return `http://127.0.0.1:${this.port}`
   }
 
   async start(): Promise<void> {
     this.output = ''
-    // Whatever answered there would pass for this server.
-    const busy = await fetch(`${this.baseUrl}/svc/health`).then(
-      () => true,
-      () => false,
-    )
-    if (busy) throw new Error(`port ${this.port} is taken by another process`)
     const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...this.env },
@@ -84,10 +78,11 @@ class ServerProcess {
       if (child.exitCode !== null || child.signalCode !== null) {
         throw new Error(`server exited while starting:\n${this.output}`)
       }
-      try {
+      // Logged once it listens, with the port it bound; only then is that port this server's.
+      const up = /Numisma is up: http:\/\/localhost:(\d+)/.exec(this.output)
+      if (up) {
+        this.port = Number(up[1])
         if ((await fetch(`${this.baseUrl}/svc/health`)).ok) return
-      } catch {
-        // not listening yet
       }
       await sleep(100)
     }
@@ -897,8 +892,9 @@ describe.each(databases)('crash safety on %s', (kind) => {
     async () => {
       const started = Date.now()
       if (kind === 'postgres') postgres = await createPostgresDatabase()
-      server = new ServerProcess(PORTS[kind], {
-        PORT: String(PORTS[kind]),
+      server = new ServerProcess({
+        // Any free port, read from the log: a fixed one clashes with a dev server or another file.
+        PORT: '0',
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
         ...(postgres ? { DATABASE_URL: postgres.url } : {}),
@@ -907,7 +903,8 @@ describe.each(databases)('crash safety on %s', (kind) => {
         NUMISMA_ADMIN_PASSWORD: ADMIN_PASSWORD,
         SMS_PER_ADDRESS_PER_HOUR: '10000',
         STAFF_LOGINS_PER_WINDOW: '10000',
-        LOG_LEVEL: 'warn',
+        // Info, for the "Numisma is up" line that names the bound port (it adds the request lines).
+        LOG_LEVEL: 'info',
         LOG_FORMAT: 'json',
       })
       const api = new Api(server)

@@ -16,7 +16,6 @@ import { testDatabases } from './helpers/databases'
  */
 const databases = await testDatabases()
 const serverRoot = path.resolve(import.meta.dirname, '..')
-const PORT = 9142
 
 describe('the seed in production', () => {
   it('is none when SEED is unset (NUMISMA_ENV or NODE_ENV production)', () => {
@@ -45,7 +44,8 @@ describe('the seed in production', () => {
       const env: NodeJS.ProcessEnv = {
         PATH: process.env.PATH,
         NUMISMA_ENV: 'production',
-        PORT: String(PORT),
+        // Any free port: the test only waits for the server to come up, and a fixed one clashes.
+        PORT: '0',
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
         WEB_DIST: '/nonexistent',

@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { rpcSignature } from '../src/modules/passport/aliyun-sms-protocol'
 import {
@@ -221,8 +222,9 @@ describe.each(databases)('sign-in through the provider’s sender on $name', (ki
   })
 
   it('reaches the sandbox over HTTP on the app’s listening port', async () => {
-    const port = 9120 + databases.indexOf(kind)
-    await t.app.listen({ port, host: '127.0.0.1' })
+    // Any free port: a fixed one clashes with a dev server or another test file running alongside.
+    await t.app.listen({ port: 0, host: '127.0.0.1' })
+    const { port } = t.app.server.address() as AddressInfo
     const sender = new AliyunSmsSender(
       { ...SANDBOX_SMS_ACCOUNT, endpoint: `http://127.0.0.1:${port}/svc/sandbox/sms` },
       t.clock,
