@@ -445,13 +445,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(docsForStaffOnly && {
       uiHooks: {
         // Answered here, not thrown: this plugin comes before the error handler is installed.
-        onRequest: async (request, reply) => {
-          try {
-            await docsStaff.sessionOf(request.cookies[COOKIE.staffSid])
-          } catch (error) {
-            if (!isAppError(error)) throw error
-            return sendError(request, reply, error.statusCode, error.code, error.details)
-          }
+        onRequest: (request, reply, done) => {
+          docsStaff.sessionOf(request.cookies[COOKIE.staffSid]).then(
+            () => done(),
+            (error: unknown) => {
+              if (!isAppError(error)) return done(error as Error)
+              void sendError(request, reply, error.statusCode, error.code, error.details)
+            },
+          )
         },
       },
     }),
