@@ -1,6 +1,7 @@
 import net from 'node:net'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { RedisNonceStore } from '../src/platform/nonce-store'
+import { createRedisEventBus } from '../src/platform/redis-bus'
 import { createTestApp, type SignedCall, type TestApp } from './helpers/app'
 import { testDatabases } from './helpers/databases'
 import { REDIS_TEST_URL, redisAvailable } from './helpers/redis'
@@ -169,6 +170,32 @@ describe('a nonce store whose Redis is away at start', () => {
       expect(errors).not.toHaveBeenCalled()
     } finally {
       errors.mockRestore()
+    }
+  })
+})
+
+describe.runIf(withRedis)('the push bus while its Redis is away', () => {
+  it('reports the outage once per connection, not at every reconnect, and nothing on stderr', async () => {
+    const relay = new RedisRelay(new URL(REDIS_TEST_URL))
+    await relay.start()
+    const stderr = vi.spyOn(console, 'error')
+    const reported: unknown[] = []
+    const bus = await createRedisEventBus(`redis://127.0.0.1:${relay.port}`, (error) =>
+      reported.push(error),
+    )
+    try {
+      await relay.stop()
+      // ioredis retries at 50 ms, 100 ms, …: a dozen failed attempts in this time, each an 'error'.
+      await new Promise((r) => setTimeout(r, 2500))
+      expect(reported.length).toBeGreaterThan(0)
+      expect(reported.length).toBeLessThanOrEqual(2) // the publisher's and the subscriber's
+      expect(stderr).not.toHaveBeenCalled()
+    } finally {
+      await relay.start()
+      await new Promise((r) => setTimeout(r, 500))
+      await bus.close()
+      await relay.stop()
+      stderr.mockRestore()
     }
   })
 })

@@ -13,8 +13,27 @@ export async function createRedisEventBus(
   const options = { maxRetriesPerRequest: 3, lazyConnect: true }
   const publisher = new Redis(url, options)
   const subscriber = new Redis(url, options)
+  reportOutages(publisher, onError)
+  reportOutages(subscriber, onError)
   await Promise.all([publisher.connect(), subscriber.connect()])
   const bus = new RedisEventBus(publisher, subscriber, onError)
   await bus.start()
   return bus
+}
+
+/**
+ * A connection's errors reach `onError` once per outage (ioredis emits one on every reconnect
+ * attempt, and without a listener prints "[ioredis] Unhandled error event" to stderr each time);
+ * the next outage is reported again once the connection has been ready in between.
+ */
+function reportOutages(client: Redis, onError: (error: unknown) => void = () => undefined): void {
+  let down = false
+  client.on('error', (error: unknown) => {
+    if (down) return
+    down = true
+    onError(error)
+  })
+  client.on('ready', () => {
+    down = false
+  })
 }
