@@ -1,9 +1,10 @@
-import type { AddressInfo } from 'node:net'
+import net, { type AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { rpcSignature } from '../src/modules/passport/aliyun-sms-protocol'
 import {
   type AliyunSmsAccount,
   AliyunSmsSender,
+  httpSmsTransport,
   type SmsTransport,
 } from '../src/modules/passport/sms-sender'
 import { SmsSandbox } from '../src/modules/sandbox/sms-sandbox'
@@ -254,9 +255,36 @@ describe.each(databases)('sign-in through the provider’s sender on $name', (ki
       const log = logLines.join('')
       expect(log).toContain('SMS provider')
       expect(log).not.toContain(mobile)
+      // The code that never went out holds nothing back: the same number may ask again at once.
+      failNext = undefined
+      const again = await t.call({ method: 'POST', path: '/passport/sms', body: { mobile } })
+      expect(again.statusCode, again.body).toBe(200)
     }
-    failNext = undefined
     const log = logLines.join('')
     expect(log).not.toContain(SANDBOX_SMS_ACCOUNT.accessKeySecret)
+  })
+})
+
+describe('a provider that accepts the connection and never answers', () => {
+  it('is SMS_UNAVAILABLE once the transport’s time is up, not a sign-in hanging forever', async () => {
+    const sockets = new Set<net.Socket>()
+    const silent = net.createServer((socket) => sockets.add(socket))
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', () => resolve()))
+    const { port } = silent.address() as AddressInfo
+    try {
+      const sender = new AliyunSmsSender(
+        { ...SANDBOX_SMS_ACCOUNT, endpoint: `http://127.0.0.1:${port}` },
+        new FakeClock(Date.now()),
+        httpSmsTransport(300),
+      )
+      const started = Date.now()
+      await expect(sender.sendCode('13712345678', '765432')).rejects.toMatchObject({
+        code: 'SMS_UNAVAILABLE',
+      })
+      expect(Date.now() - started).toBeLessThan(3000)
+    } finally {
+      for (const socket of sockets) socket.destroy()
+      await new Promise<void>((resolve) => silent.close(() => resolve()))
+    }
   })
 })

@@ -25,11 +25,23 @@ export class PassportRepository {
       .executeTakeFirst()
   }
 
-  async insertCode(mobile: string, codeHash: string, now: number, expiresAt: number) {
-    await this.db
+  async insertCode(
+    mobile: string,
+    codeHash: string,
+    now: number,
+    expiresAt: number,
+  ): Promise<number> {
+    const row = await this.db
       .insertInto('sms_codes')
       .values({ mobile, code_hash: codeHash, created_at: now, expires_at: expiresAt, attempts: 0 })
-      .execute()
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    return row.id
+  }
+
+  /** A code that never went out: it must not hold back the next request (the 60 s resend wait). */
+  async deleteCode(id: number): Promise<void> {
+    await this.db.deleteFrom('sms_codes').where('id', '=', id).execute()
   }
 
   async countAttempt(id: number): Promise<void> {

@@ -39,13 +39,20 @@ export class PassportService {
       })
     }
     const code = randomDigits(6)
-    await this.repo.insertCode(
+    // Kept before sending (a concurrent request meets the resend wait), and taken back if the
+    // provider refused or could not be reached: the caller may try again at once.
+    const id = await this.repo.insertCode(
       mobile,
       codeHash(mobile, code),
       now,
       now + SMS_CODE_TTL_SECONDS * 1000,
     )
-    await this.sms.sendCode(mobile, code, SMS_CODE_TTL_SECONDS / 60)
+    try {
+      await this.sms.sendCode(mobile, code, SMS_CODE_TTL_SECONDS / 60)
+    } catch (error) {
+      await this.repo.deleteCode(id)
+      throw error
+    }
     return this.revealCodes ? { sent: true, devCode: code } : { sent: true }
   }
 
