@@ -64,6 +64,7 @@ function expectCoded(answer: RawAnswer, status: number, code: string): void {
   expect(answer.status).toBe(status)
   expect(answer.headers['content-type']).toMatch(/^application\/json/)
   expect(answer.headers.connection).toBe('close')
+  expect(answer.headers['x-content-type-options']).toBe('nosniff')
   expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.body))
   const body = JSON.parse(answer.body) as Record<string, unknown>
   expect(Object.keys(body).sort()).toEqual(['code', 'message'])

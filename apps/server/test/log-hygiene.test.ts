@@ -9,7 +9,7 @@ import { MAIN_PREFIX } from '../src/app'
 import { StaffService } from '../src/modules/staff/service'
 import { loadConfig } from '../src/platform/config'
 import { writeGeneratedAdminPassword } from '../src/platform/generated-password'
-import { maskMobile } from '../src/platform/log-redaction'
+import { maskMobile, redactUrl } from '../src/platform/log-redaction'
 import { loggerOptions } from '../src/server-options'
 import { createTestApp, nextMobile, type SignedCall, type TestApp } from './helpers/app'
 import { testDatabases } from './helpers/databases'
@@ -175,5 +175,17 @@ describe('the generated staff password', () => {
 
   it('masks mobile numbers as 138****5678', () => {
     expect(maskMobile('13812345678')).toBe('138****5678')
+  })
+
+  it('masks mobile numbers in logged URLs, with or without the country code', () => {
+    for (const [url, masked] of [
+      ['/x?mobile=13812345678', '/x?mobile=138****5678'],
+      ['/x?PhoneNumbers=8613812345678', '/x?PhoneNumbers=86138****5678'],
+      ['/x?m=%2B8613812345678&n=1', '/x?m=%2B86138****5678&n=1'],
+      ['/x?m=+8613812345678', '/x?m=+86138****5678'],
+      ['/auction/213812345678901', '/auction/213812345678901'], // a longer number is no mobile
+    ]) {
+      expect(redactUrl(url!), url).toBe(masked)
+    }
   })
 })

@@ -66,6 +66,10 @@ export function clientErrorHandler(
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
         'Content-Type: application/json; charset=utf-8\r\n' +
+        // Written before Fastify (and helmet) see a request: the headers a JSON refusal needs.
+        "Content-Security-Policy: default-src 'none'; frame-ancestors 'none'\r\n" +
+        'X-Content-Type-Options: nosniff\r\n' +
+        'X-Frame-Options: DENY\r\n' +
         `Content-Length: ${Buffer.byteLength(body)}\r\n` +
         'Connection: close\r\n\r\n' +
         body,

@@ -55,8 +55,11 @@ export const LOG_REDACTION = {
   },
 }
 
-/** A mainland mobile number anywhere in a URL (a query, a path), not part of a longer number. */
-const MOBILE_IN_URL = /(?<!\d)(1[3-9]\d)(\d{4})(\d{4})(?!\d)/g
+/**
+ * A mainland mobile number anywhere in a URL (a query, a path), with or without its country code
+ * (`86`, `+86`, `%2B86`), not part of a longer number.
+ */
+const MOBILE_IN_URL = /(?<!\d)((?:\+|%2B)?(?:86)?1[3-9]\d)(\d{4})(\d{4})(?!\d)/gi
 /** Query values that are secrets in an SMS provider's call (the sandbox's requests are logged). */
 const SMS_SECRETS_IN_QUERY = /([?&](?:TemplateParam|Signature|SignatureNonce|AccessKeyId)=)[^&#]*/gi
 
