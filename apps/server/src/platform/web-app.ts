@@ -12,7 +12,9 @@ const PLACEHOLDER = '<!--numisma-config-->'
 /** Inlines the client config so the first paint needs no extra round trip. */
 function renderHtml(file: string, config: ClientConfig): string | undefined {
   if (!fs.existsSync(file)) return undefined
-  return fs.readFileSync(file, 'utf8').replace(PLACEHOLDER, dataBlock(CLIENT_CONFIG_GLOBAL, config))
+  return fs
+    .readFileSync(file, 'utf8')
+    .replace(PLACEHOLDER, () => dataBlock(CLIENT_CONFIG_GLOBAL, config))
 }
 
 /** A rendered page and, once it is big enough to be worth it, its br and gzip bodies (issue 13). */
