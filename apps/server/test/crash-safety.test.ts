@@ -966,6 +966,7 @@ describe.each(databases)('crash safety on %s', (kind) => {
       expect(cycles.reduce((sum, c) => sum + c.inFlight, 0)).toBeGreaterThan(0)
       expect(count('bid')).toBeGreaterThan(0)
       expect(count('pay')).toBeGreaterThan(0)
+      expect(count('buy')).toBeGreaterThan(0)
     },
   )
 })
