@@ -136,9 +136,13 @@ describe('the simulated messaging app', () => {
       path.resolve(import.meta.dirname, '../node_modules/weixin-js-sdk/index.js'),
       'utf8',
     )
-    await page.addScriptTag({
-      content: `var module = { exports: {} };\n${sdk}\nwindow.sdkWx = module.exports;`,
-    })
+    // Evaluated, not added as an inline script: /svc/health's CSP (issue 15) refuses inline
+    // scripts, and the shop itself bundles the SDK (share.test.ts).
+    const loadSdk = () =>
+      page.evaluate(
+        `(() => { var module = { exports: {} };\n${sdk}\nwindow.sdkWx = module.exports })()`,
+      )
+    await loadSdk()
     const ticket = await sandboxTicket()
     const timestamp = Math.floor(Date.now() / 1000)
     const configure = (signature: string) =>
@@ -191,9 +195,7 @@ describe('the simulated messaging app', () => {
     expect(shared.appMessage?.title).toBe('SDK')
 
     await page.reload()
-    await page.addScriptTag({
-      content: `var module = { exports: {} };\n${sdk}\nwindow.sdkWx = module.exports;`,
-    })
+    await loadSdk()
     expect(await configure('0'.repeat(40))).toBe('error config:invalid signature')
   })
 
