@@ -6,6 +6,7 @@ import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CatalogRepository } from '../src/modules/catalog/repository'
 import { workspaceRoot } from '../src/platform/config'
+import { RESOURCE_CSP, shopDirectives } from '../src/platform/security-headers'
 import { seedCatalogue } from '../src/seed/catalogue'
 import { createTestApp, type TestApp } from './helpers/app'
 import { testDatabases } from './helpers/databases'
@@ -39,6 +40,16 @@ function csp(res: LightMyRequestResponse): Map<string, string[]> {
       .filter(([name]) => name)
       .map(([name, ...sources]) => [name!, sources]),
   )
+}
+
+/** JSON, files and errors that are not pages: the short policy and the headers any answer needs. */
+function expectResourceHeaders(res: LightMyRequestResponse, what: string): void {
+  expect(res.headers['x-content-type-options'], what).toBe('nosniff')
+  expect(res.headers['x-frame-options'], what).toBe('DENY')
+  expect(res.headers['referrer-policy'], what).toBe('strict-origin-when-cross-origin')
+  expect(res.headers['content-security-policy'], what).toBe(RESOURCE_CSP)
+  expect(res.headers['permissions-policy'], what).toBeUndefined()
+  expect(res.headers['strict-transport-security'], what).toBeUndefined()
 }
 
 function expectShopHeaders(res: LightMyRequestResponse, what: string): void {
@@ -110,7 +121,15 @@ describe.each(databases)('security headers (issue 15) on $name', (kind) => {
     expect(asset!.statusCode).toBe(200)
     expect(unsigned!.statusCode).toBe(401)
     expect(missing!.statusCode).toBe(404)
-    for (const [what, res] of answers) expectShopHeaders(res, what)
+    for (const [what, res] of answers) {
+      if (String(res.headers['content-type']).startsWith('text/html')) expectShopHeaders(res, what)
+      else expectResourceHeaders(res, what)
+    }
+    // The page set costs a kilobyte; a file or answer of a landing page carries a third of it.
+    const headerBytes = (res: LightMyRequestResponse) =>
+      Object.entries(res.headers).reduce((n, [k, v]) => n + k.length + String(v).length + 4, 0)
+    expect(headerBytes(asset!)).toBeLessThan(600)
+    expect(headerBytes(api!)).toBeLessThan(600)
   })
 
   it('sends HSTS only when the request came over https through a trusted proxy', async () => {
@@ -206,8 +225,11 @@ describe.each(databases)('security headers (issue 15) on $name', (kind) => {
   it('keeps eval out of production', async () => {
     const prod = await createTestApp(kind, { env: 'production' })
     try {
+      // The pages' policy (answers that are not pages allow no script at all).
+      expect(shopDirectives({ env: 'production' }).scriptSrc).toEqual(["'self'"])
+      expect(shopDirectives({ env: 'development' }).scriptSrc).toContain("'unsafe-eval'")
       const res = await prod.inject({ method: 'GET', url: '/svc/health' })
-      expect(csp(res).get('script-src')).toEqual(["'self'"])
+      expect(res.headers['content-security-policy']).toBe(RESOURCE_CSP)
     } finally {
       await prod.close()
     }

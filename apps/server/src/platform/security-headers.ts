@@ -38,6 +38,27 @@ export const PERMISSIONS_POLICY = [
 
 export const HSTS = 'max-age=31536000; includeSubDomains'
 
+/**
+ * The policy of a response that is not a page (JSON, scripts, styles, pictures): nothing may load,
+ * run or frame it should a browser open it as a document (an SVG picture keeps its inline styles
+ * and data: images). The page policy is a kilobyte with the rest of helmet's headers, on each of
+ * the ~45 files and answers a landing page fetches over HTTP/1.1 without header compression:
+ * 361 KiB transferred on home against 252 before the headers (Lighthouse, CI of 82b0aa4).
+ */
+export const RESOURCE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'"
+
+/** Headers that only a document (a page and what it opens) acts on. */
+const DOCUMENT_ONLY_HEADERS = [
+  'permissions-policy',
+  'cross-origin-opener-policy',
+  'origin-agent-cluster',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+]
+
 const HOST = /^[a-z0-9.-]+(:\d{1,5})?$/i
 
 /**
@@ -138,5 +159,13 @@ export async function registerSecurityHeaders(
     reply.header('permissions-policy', PERMISSIONS_POLICY)
     // request.protocol honours TRUST_PROXY: X-Forwarded-Proto counts only from a trusted proxy.
     if (request.protocol === 'https') reply.header('strict-transport-security', HSTS)
+  })
+  // Pages keep the whole set; every other response gets the short policy and nosniff, framing
+  // refusal, CORP and Referrer-Policy (set above), without what only a document acts on.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return payload
+    reply.header('content-security-policy', RESOURCE_CSP)
+    for (const name of DOCUMENT_ONLY_HEADERS) reply.removeHeader(name)
+    return payload
   })
 }
