@@ -3,22 +3,44 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SignedCall, Session, TestApp } from './helpers/app'
 import { createTestApp } from './helpers/app'
+import { createLot, creditDeposit } from './helpers/auction'
 import { testDatabases } from './helpers/databases'
 import { buy, createMallItem, type StaffCall, staffCaller } from './helpers/mall-orders'
 import { addCompanyBanks, winLot } from './helpers/money'
+import { bodyFieldPaths, fieldPaths, leafOf, openApiOf } from './helpers/openapi'
 import { doPay, fundBalance, injectedWechatPay, PAY_PASSWORD, payer } from './helpers/payments'
 
 /**
  * Issue 15 (deliverable 4): the authorization matrix. Every signed route is read from the app's own
  * OpenAPI document; each one that takes an id (a path parameter, or a query or body field named
- * like one) must be classified below. User B then calls every route that names the caller's own
- * rows with user A's ids: refused with 403/404 and a code, never A's data, and A's rows unchanged.
- * A new route with an id fails the first test until someone classifies it here.
+ * like one, however deep in the body) must be classified below. User B then calls every route that
+ * names the caller's own rows with user A's ids: refused with 403/404 and a code, never A's data,
+ * and A's rows unchanged. Every route that writes by a public id (a lot, an item, a coupon) is
+ * called by B with the ids A used, one by one: A's rows stay as they were (A's proxy live after
+ * B's cancelProxy of the same lot, A's watches kept, A's coupon untouched…). A new route with an
+ * id fails the first test until someone classifies it here.
  */
 const databases = await testDatabases()
 
-/** Query and body fields that name a row: `id`, `orderIds`, `productNo`, `key`, `bindToken`… */
-const ID_FIELD = /^(ids?|key|before)$|Ids?$|No$|Token$/
+/** Names that are an id whole: `id`, `ids`, `key`, `before` (a cursor), in any case. */
+const ID_NAMES = /^(ids?|key|before)$/
+/** The last word of a name that makes it an id: `orderIds`, `productNo`, `bindToken`… */
+const ID_WORDS = /^(ids?|no|token)$/
+
+/**
+ * Whether a query or body field names a row, by its words in any case: `orderId`, `orderID`,
+ * `ORDER_ID`, `order-ids`, `productNo`, `bindToken`, `Id`. Not `paid` or `valid`: the id must be a
+ * word of its own (a run-together lower-case `orderid` is not seen; the contracts spell camelCase).
+ */
+function isIdName(name: string): boolean {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w.toLowerCase())
+  return ID_NAMES.test(name.toLowerCase()) || ID_WORDS.test(words.at(-1) ?? '')
+}
 
 interface Owned {
   userId: string
@@ -39,6 +61,11 @@ interface Owned {
   chatImageKey: string
   productNo: string
   watchedLotId: number
+  mobile: string
+  /** Open, A leads it by a proxy (maximum {@link A_PROXY_MAX}); B's lower proxy is there too. */
+  openLotId: number
+  /** The coupon on offer A received `userCouponId` of. */
+  couponId: number
 }
 
 type Probe = (a: Owned) => Omit<SignedCall, 'as'>
@@ -62,6 +89,19 @@ type Rule =
     }
   | { kind: 'ownedListing'; probe: Probe }
   | { kind: 'public'; why: string }
+  | {
+      /**
+       * The id names something public, and the call writes the caller's own rows (a bid, a watch,
+       * a received coupon). B calls it with the public ids A used: A's rows must stay as they were.
+       */
+      kind: 'publicWrite'
+      why: string
+      probe: Probe
+      /** B's call is refused (4xx, a code) rather than done for B (200, the default). */
+      refused?: true
+      /** Tables where A's rows may gain rows by the rules (none changes or goes), and why. */
+      grows?: Record<string, string>
+    }
 
 /** Ids of rows nobody has, to compare refusals with. */
 const NOWHERE = 9_999_999
@@ -83,6 +123,9 @@ const nobody: Owned = {
   chatImageKey: 'f'.repeat(32),
   productNo: '',
   watchedLotId: NOWHERE,
+  mobile: '',
+  openLotId: NOWHERE,
+  couponId: NOWHERE,
 }
 
 const ROUTES: Record<string, Rule> = {
@@ -276,57 +319,122 @@ const ROUTES: Record<string, Rule> = {
     }),
   },
   'POST /svc/main/chat/messages': {
-    kind: 'public',
+    kind: 'publicWrite',
     why: 'a card names a lot or mall item by its public number; the message goes to the caller’s own conversation',
+    probe: (a) => ({
+      method: 'POST',
+      path: '/chat/messages',
+      body: {
+        kind: 'card',
+        clientId: `sec-b-${Date.now()}`,
+        card: { kind: 'lot', ref: String(a.openLotId) },
+      },
+    }),
   },
   // Public things named by id
   'GET /svc/main/mall/advertis/{position}': { kind: 'public', why: 'a banner position' },
   'GET /svc/main/special/{id}': { kind: 'public', why: 'a special' },
   'GET /svc/main/auction/{id}': { kind: 'public', why: 'a lot' },
   'GET /svc/main/mallproduct/getMallByProductNo/{id}': { kind: 'public', why: 'a mall item' },
-  'POST /svc/main/bidding/bid': { kind: 'public', why: 'a lot; the bid is the caller’s own' },
   'GET /svc/main/bidding/{id}': { kind: 'public', why: 'a lot’s history, names masked' },
+  // B's lower proxy on A's lot was beaten (only the leader's proxy lives on): B's cancel of that
+  // lot finds none of B's and must not take A's; then B bids there directly.
   'POST /svc/main/bidding/cancelProxy': {
-    kind: 'public',
+    kind: 'publicWrite',
     why: 'a lot; only the caller’s own proxy on it is cancelled',
+    refused: true,
+    probe: (a) => ({ method: 'POST', path: '/bidding/cancelProxy', body: { lotId: a.openLotId } }),
+  },
+  'POST /svc/main/bidding/bid': {
+    kind: 'publicWrite',
+    why: 'a lot; the bid is the caller’s own',
+    probe: (a) => ({
+      method: 'POST',
+      path: '/bidding/bid',
+      body: { lotId: a.openLotId, amount: B_DIRECT_BID, proxy: false },
+    }),
+    grows: { bids: 'A’s proxy answers B’s lower bid with an automatic bid (DESIGN §4)' },
   },
   'POST /svc/main/auction/{id}/@attention': {
-    kind: 'public',
+    kind: 'publicWrite',
     why: 'a lot; the caller’s own watch',
+    probe: (a) => ({ method: 'POST', path: `/auction/${a.openLotId}/@attention` }),
   },
   'DELETE /svc/main/auction/{id}/@attention': {
-    kind: 'public',
+    kind: 'publicWrite',
     why: 'a lot; the caller’s own watch',
+    probe: (a) => ({ method: 'DELETE', path: `/auction/${a.watchedLotId}/@attention` }),
   },
   'GET /svc/main/mallorder/records/{productNo}': { kind: 'public', why: 'a mall item’s records' },
-  'POST /svc/main/mall/attention/{productNo}': { kind: 'public', why: 'a mall item; own watch' },
-  'POST /svc/main/mall/cancelAttention/{productNo}': {
-    kind: 'public',
+  // Watched by B first, so B's cancel below has a watch of B's to end beside A's.
+  'POST /svc/main/mall/attention/{productNo}': {
+    kind: 'publicWrite',
     why: 'a mall item; own watch',
+    probe: (a) => ({ method: 'POST', path: `/mall/attention/${a.productNo}` }),
+  },
+  'POST /svc/main/mall/cancelAttention/{productNo}': {
+    kind: 'publicWrite',
+    why: 'a mall item; own watch',
+    probe: (a) => ({ method: 'POST', path: `/mall/cancelAttention/${a.productNo}` }),
   },
   'GET /svc/main/mallproduct/getMallCoupons/{productNo}': {
     kind: 'public',
     why: 'coupons on offer',
   },
   'POST /svc/main/api/user/receiveCoupon/{couponId}': {
-    kind: 'public',
+    kind: 'publicWrite',
     why: 'a coupon on offer; the received copy is the caller’s',
+    probe: (a) => ({ method: 'POST', path: `/api/user/receiveCoupon/${a.couponId}` }),
   },
   'GET /svc/main/h5/auth/getWxOpenId/{code}': {
     kind: 'public',
     why: 'a one-time OAuth code of the messaging platform, bound to the browser that got it',
   },
-  'POST /svc/main/passport/wx-bind': { kind: 'public', why: 'a one-time bind token from sign-in' },
+  'POST /svc/main/passport/wx-bind': {
+    kind: 'publicWrite',
+    why: 'a one-time bind token from sign-in; B naming A’s mobile without its code binds nothing',
+    refused: true,
+    probe: (a) => ({
+      method: 'POST',
+      path: '/passport/wx-bind',
+      body: { bindToken: 'f'.repeat(32), mobile: a.mobile, code: '000000', agreement: true },
+    }),
+  },
   'GET /svc/search/api/search/wechat': { kind: 'public', why: 'search filters' },
   'GET /svc/main/pub/@province': { kind: 'public', why: 'a country of the region picker' },
   'GET /svc/main/pub/@city': { kind: 'public', why: 'a province of the region picker' },
   'POST /svc/main/user/address': {
-    kind: 'public',
+    kind: 'publicWrite',
     why: 'regions of the picker; the address is new',
+    probe: () => ({
+      method: 'POST',
+      path: '/user/address',
+      body: {
+        name: '乙某',
+        mobile: '13900139000',
+        countryId: 'CN',
+        provinceId: '110000',
+        cityId: '110105',
+        detail: '乙方自己的地址',
+        isDefault: true,
+      },
+    }),
   },
   'POST /svc/main/user/finance/withdrawals': {
-    kind: 'public',
+    kind: 'publicWrite',
     why: 'accountNo is the caller’s own bank account number, written, not a row looked up',
+    probe: () => ({
+      method: 'POST',
+      path: '/user/finance/withdrawals',
+      body: {
+        amount: 1_000,
+        source: 'balance',
+        bankName: '中国银行北京分行',
+        accountName: '乙某',
+        accountNo: '6217000010009876543',
+        payPassword: PAY_PASSWORD,
+      },
+    }),
   },
 }
 
@@ -347,22 +455,12 @@ interface Operation {
   idFields: string[]
 }
 
-/** The signed routes of the app and the id-like inputs each takes, from its OpenAPI document. */
+/**
+ * The signed routes of the app and the id-like inputs each takes, from its OpenAPI document: path
+ * parameters, and query and body fields named like an id however deep (`items[].orderId`).
+ */
 function signedOperations(t: TestApp): Operation[] {
-  type Param = { in: string; name: string }
-  type Schema = { properties?: Record<string, unknown>; oneOf?: Schema[]; anyOf?: Schema[] }
-  type Op = {
-    parameters?: Param[]
-    requestBody?: { content?: Record<string, { schema?: Schema }> }
-  }
-  const doc = t.app.swagger() as unknown as { paths: Record<string, Record<string, Op>> }
-  const fieldsOf = (schema: Schema | undefined): string[] =>
-    schema
-      ? [
-          ...Object.keys(schema.properties ?? {}),
-          ...[...(schema.oneOf ?? []), ...(schema.anyOf ?? [])].flatMap(fieldsOf),
-        ]
-      : []
+  const doc = openApiOf(t.app)
   const operations: Operation[] = []
   for (const [path, ops] of Object.entries(doc.paths)) {
     const signed =
@@ -372,10 +470,13 @@ function signedOperations(t: TestApp): Operation[] {
     if (!signed) continue
     for (const [method, op] of Object.entries(ops)) {
       const params = (op.parameters ?? []).filter((p) => p.in !== 'header')
-      const body = fieldsOf(op.requestBody?.content?.['application/json']?.schema)
+      const fields = [
+        ...params.flatMap((p) => [p.name, ...fieldPaths(doc, p.schema, p.name)]),
+        ...bodyFieldPaths(doc, op),
+      ]
       const idFields = [
-        ...params.filter((p) => p.in === 'path' || ID_FIELD.test(p.name)).map((p) => p.name),
-        ...body.filter((name) => ID_FIELD.test(name)),
+        ...params.filter((p) => p.in === 'path').map((p) => p.name),
+        ...fields.filter((field) => isIdName(leafOf(field))),
       ]
       operations.push({ name: `${method.toUpperCase()} ${path}`, idFields: [...new Set(idFields)] })
     }
@@ -395,6 +496,10 @@ const pngDataUrl = async () =>
 const A_MARKER = '甲方私密地址七号院'
 const A_CHAT = '甲方私密聊天内容'
 const A_PAYER = '甲方汇款人'
+/** A's proxy maximum on the open lot, B's lower proxy there, and B's direct bid between them. */
+const A_PROXY_MAX = 150_000
+const B_PROXY_MAX = 120_000
+const B_DIRECT_BID = 130_000
 
 /** Gives user A one row of every user-scoped kind, through the API as A would. */
 async function ownRowsOf(t: TestApp, admin: StaffCall, a: Session): Promise<Owned> {
@@ -476,6 +581,14 @@ async function ownRowsOf(t: TestApp, admin: StaffCall, a: Session): Promise<Owne
   ).shipmentId as number
   const { orderId: auctionOrderId, lotId: watchedLotId } = await winLot(t, a, 10_000)
   await ok({ method: 'POST', path: `/auction/${watchedLotId}/@attention` })
+  await creditDeposit(t, a.userId, 100_000)
+  const openLotId = await createLot(t, { startPrice: 100_000 })
+  await ok({
+    method: 'POST',
+    path: '/bidding/bid',
+    body: { lotId: openLotId, amount: A_PROXY_MAX, proxy: true },
+  })
+  await ok({ method: 'POST', path: `/mall/attention/${item.productNo}` })
   const bookingId = (
     await ok({
       method: 'POST',
@@ -536,6 +649,25 @@ async function ownRowsOf(t: TestApp, admin: StaffCall, a: Session): Promise<Owne
     chatImageKey,
     productNo: item.productNo,
     watchedLotId,
+    mobile: a.mobile,
+    openLotId,
+    couponId,
+  }
+}
+
+/** B's own rows beside A's, for B's public writes to act on: a lower proxy, a watch. */
+async function bRowsBeside(t: TestApp, b: Session, owned: Owned): Promise<void> {
+  await creditDeposit(t, b.userId, 100_000)
+  for (const call of [
+    {
+      method: 'POST',
+      path: '/bidding/bid',
+      body: { lotId: owned.openLotId, amount: B_PROXY_MAX, proxy: true },
+    },
+    { method: 'POST', path: `/auction/${owned.watchedLotId}/@attention` },
+  ] as const) {
+    const res = await t.call({ ...call, as: b })
+    expect(res.statusCode, `${call.method} ${call.path}: ${res.body}`).toBe(200)
   }
 }
 
@@ -574,6 +706,7 @@ describe.each(databases)('authorization matrix on $name', (kind) => {
     b = await payer(t)
     await fundBalance(t, b.userId, 10_000_00)
     owned = await ownRowsOf(t, admin, a)
+    await bRowsBeside(t, b, owned)
     operations = signedOperations(t)
   }, 120_000)
   afterAll(() => t.close())
@@ -597,6 +730,33 @@ describe.each(databases)('authorization matrix on $name', (kind) => {
     ).toEqual([])
     const gone = Object.keys(ROUTES).filter((name) => !operations.some((op) => op.name === name))
     expect(gone, 'ROUTES names routes the app no longer has').toEqual([])
+    const writes = Object.entries(ROUTES)
+      .filter(([name, rule]) => rule.kind === 'public' && !name.startsWith('GET '))
+      .map(([name]) => name)
+    expect(
+      writes,
+      'these write by a public id: classify them publicWrite, with a probe B calls with A’s ids',
+    ).toEqual([])
+  })
+
+  it('finds ids however they are spelt and however deep in the body', () => {
+    for (const name of ['id', 'ID', 'orderId', 'orderID', 'ORDER_ID', 'order-ids', 'productNo'])
+      expect(isIdName(name), name).toBe(true)
+    for (const name of ['paid', 'valid', 'android', 'note', 'amount', 'keyword'])
+      expect(isIdName(name), name).toBe(false)
+    const doc = { paths: {}, components: { schemas: { Line: { properties: { lotId: {} } } } } }
+    const nested = fieldPaths(doc, {
+      allOf: [
+        { properties: { items: { type: 'array', items: { properties: { orderId: {} } } } } },
+        { anyOf: [{ properties: { gift: { properties: { couponNo: {} } } } }] },
+      ],
+      oneOf: [{ properties: { lines: { items: { $ref: '#/components/schemas/Line' } } } }],
+    })
+    expect(nested.filter((f) => isIdName(leafOf(f))).sort()).toEqual([
+      'gift.couponNo',
+      'items[].orderId',
+      'lines[].lotId',
+    ])
   })
 
   it('refuses user B every one of user A’s rows, with a code and none of A’s data', async () => {
@@ -604,7 +764,7 @@ describe.each(databases)('authorization matrix on $name', (kind) => {
     const leaks = [A_MARKER, A_CHAT, A_PAYER, a.mobile]
     const wrong: unknown[] = []
     for (const [route, rule] of Object.entries(ROUTES)) {
-      if (rule.kind === 'public') continue
+      if (rule.kind === 'public' || rule.kind === 'publicWrite') continue
       const res = await t.call({ ...rule.probe(owned), as: b })
       const leak = leaks.find((s) => res.body.includes(s))
       const json = res.headers['content-type']?.toString().includes('json')
@@ -651,6 +811,48 @@ describe.each(databases)('authorization matrix on $name', (kind) => {
     expect((await picture(a.sid)).statusCode).toBe(200)
     expect(wrong).toEqual([])
     expect(await rowsOf(t, Number(a.userId))).toEqual(before)
+  })
+
+  it('leaves A’s rows as they were when B writes by the public ids A used', async () => {
+    const wrong: unknown[] = []
+    for (const [route, rule] of Object.entries(ROUTES)) {
+      if (rule.kind !== 'publicWrite') continue
+      const before = await rowsOf(t, Number(a.userId))
+      const res = await t.call({ ...rule.probe(owned), as: b })
+      const done = rule.refused
+        ? res.statusCode >= 400 && res.statusCode < 500 && typeof res.json().code === 'string'
+        : res.statusCode === 200
+      const after = await rowsOf(t, Number(a.userId))
+      // A's rows of every table as they were; where the rules let A's rows grow, none went.
+      const changed = Object.keys(before).filter((table) =>
+        rule.grows?.[table]
+          ? before[table]!.some((row) => !after[table]!.includes(row))
+          : JSON.stringify(before[table]) !== JSON.stringify(after[table]),
+      )
+      if (!done || changed.length > 0)
+        wrong.push({ route, status: res.statusCode, body: res.body.slice(0, 200), changed })
+    }
+    expect(wrong).toEqual([])
+    // What the calls above left A with, by name: the proxy live at its maximum and leading.
+    const proxy = await t.database.db
+      .selectFrom('proxies')
+      .selectAll()
+      .where('lot_id', '=', owned.openLotId)
+      .execute()
+    expect(
+      proxy.map((p) => [String(p.user_id), String(p.max_amount), String(p.active)]).sort(),
+    ).toEqual(
+      [
+        [a.userId, String(A_PROXY_MAX), '1'],
+        [b.userId, String(B_PROXY_MAX), '0'],
+      ].sort(),
+    )
+    const lot = await t.database.db
+      .selectFrom('lots')
+      .select('leader_id')
+      .where('id', '=', owned.openLotId)
+      .executeTakeFirstOrThrow()
+    expect(String(lot.leader_id)).toBe(a.userId)
   })
 
   it('answers A’s own rows to A through the same probes (the probes name real rows)', async () => {
