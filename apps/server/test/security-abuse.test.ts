@@ -1,8 +1,15 @@
 import { PAY_LOCK_HOURS, PAY_PASSWORD_MAX_TRIES } from '@numisma/contracts/account'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp, nextMobile, type Session, type TestApp } from './helpers/app'
+import {
+  createTestApp,
+  nextMobile,
+  type Session,
+  type SignedCall,
+  type TestApp,
+} from './helpers/app'
 import { testDatabases } from './helpers/databases'
 import { buy, createMallItem, staffCaller } from './helpers/mall-orders'
+import { bodyFieldPaths, leafOf, openApiOf } from './helpers/openapi'
 import { balanceOf, doPay, fundBalance, PAY_PASSWORD, payer } from './helpers/payments'
 
 /**
@@ -15,6 +22,57 @@ const databases = await testDatabases()
 const LOCK_MS = PAY_LOCK_HOURS * 3_600_000
 /** The limits buildApp applies when none are given (app.ts). */
 const PRODUCTION_LIMITS = { sms: 5, smsPerCaller: 30, login: 20, staffLogin: 10 }
+
+/** What a victim has for every route that takes the payment password to act on. */
+interface Victim {
+  session: Session
+  pendingOrderId: number
+  storedOrderId: number
+  addressId: number
+}
+
+/**
+ * Every signed route that takes the payment password, and a call of it with `password` typed. The
+ * first test of the pay-password lock checks this list against the OpenAPI document: a new route
+ * with a password field must be added here, and so meets the shared lock below.
+ */
+const PASSWORD_ROUTES: Record<string, (v: Victim, password: string) => Omit<SignedCall, 'as'>> = {
+  'POST /svc/main/user/3_3/pay/doPay': (v, payPassword) => ({
+    method: 'POST',
+    path: '/user/3_3/pay/doPay',
+    body: { orderIds: [v.pendingOrderId], method: 'balance', payPassword },
+  }),
+  'POST /svc/main/user/finance/withdrawals': (_v, payPassword) => ({
+    method: 'POST',
+    path: '/user/finance/withdrawals',
+    body: {
+      amount: 1_000,
+      source: 'balance',
+      bankName: '中国建设银行北京分行',
+      accountName: '张三',
+      accountNo: '6217000010001234567',
+      payPassword,
+    },
+  }),
+  'POST /svc/main/api/user/logistic/delivery/apply': (v, payPassword) => ({
+    method: 'POST',
+    path: '/api/user/logistic/delivery/apply',
+    body: {
+      orderIds: [v.storedOrderId],
+      method: 'express',
+      addressId: v.addressId,
+      insured: false,
+      payPassword,
+    },
+  }),
+  // Changing the password proves the old one: a wrong old one is a guess like any other.
+  'POST /svc/main/user/@setPayPass': (_v, oldPassword) => ({
+    method: 'POST',
+    path: '/user/@setPayPass',
+    body: { password: '246802', oldPassword },
+  }),
+}
+const PASSWORD_ROUTE_NAMES = Object.keys(PASSWORD_ROUTES)
 
 describe.each(databases)('guessing secrets on $name', (kind) => {
   let t: TestApp
@@ -77,6 +135,134 @@ describe.each(databases)('guessing secrets on $name', (kind) => {
     expect(paid.statusCode, paid.body).toBe(200)
     expect(await balanceOf(t, victim.userId)).toBe(100_000 - 5_000)
   })
+
+  it('lists every signed route that takes a password in PASSWORD_ROUTES', () => {
+    const doc = openApiOf(t.app)
+    const taking = Object.entries(doc.paths)
+      .filter(([path]) => path.startsWith('/svc/main/') && !path.startsWith('/svc/main/admin'))
+      .flatMap(([path, ops]) =>
+        Object.entries(ops)
+          .filter(([, op]) => bodyFieldPaths(doc, op).some((f) => /password/i.test(leafOf(f))))
+          .map(([method]) => `${method.toUpperCase()} ${path}`),
+      )
+    expect(taking.sort(), 'add the route to PASSWORD_ROUTES of security-abuse.test.ts').toEqual(
+      [...PASSWORD_ROUTE_NAMES].sort(),
+    )
+  })
+
+  /** A payer with a pending order, a paid one in storage and an address; 1,000 yuan left. */
+  let admin: ReturnType<typeof staffCaller> | undefined
+  const victimOf = async (): Promise<Victim> => {
+    // One staff sign-in for all: each counts towards the staff login limit tested below.
+    admin ??= staffCaller(t)
+    const item = await createMallItem(await admin, { price: 5_000, stock: 5 })
+    const session = await payer(t)
+    await fundBalance(t, session.userId, 105_000)
+    const orderOf = async () =>
+      (await buy(t, session, { productNo: item.productNo, quantity: 1 })).json<{
+        data: { orderId: number }
+      }>().data.orderId
+    const pendingOrderId = await orderOf()
+    const storedOrderId = await orderOf()
+    const paid = await doPay(t, session, {
+      orderIds: [storedOrderId],
+      method: 'balance',
+      payPassword: PAY_PASSWORD,
+    })
+    expect(paid.statusCode, paid.body).toBe(200)
+    const address = await t.call({
+      method: 'POST',
+      path: '/user/address',
+      as: session,
+      body: {
+        name: '张三',
+        mobile: '13800138000',
+        countryId: 'CN',
+        provinceId: '110000',
+        cityId: '110105',
+        detail: '朝阳区某街一号',
+        isDefault: true,
+      },
+    })
+    expect(address.statusCode, address.body).toBe(200)
+    const addressId = address.json<{ data: { id: number } }>().data.id
+    return { session, pendingOrderId, storedOrderId, addressId }
+  }
+
+  /** The victim's money, orders, shipments, withdrawals and password row, to see nothing moved. */
+  const stateOf = async (v: Victim) => {
+    const db = t.database.db
+    const userId = Number(v.session.userId)
+    const rows = async (table: 'orders' | 'shipments' | 'withdrawals') =>
+      (await db.selectFrom(table).selectAll().where('user_id', '=', userId).execute()).map((r) =>
+        JSON.stringify(r, (_k, value: unknown) =>
+          typeof value === 'bigint' ? String(value) : value,
+        ),
+      )
+    const password = await db
+      .selectFrom('pay_passwords')
+      .select('hash')
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow()
+    return {
+      balance: await balanceOf(t, userId),
+      orders: await rows('orders'),
+      shipments: await rows('shipments'),
+      withdrawals: await rows('withdrawals'),
+      hash: password.hash,
+    }
+  }
+
+  // DESIGN §3: the 5 wrong tries are the user's, whichever route they come through. Each case
+  // makes the first four through the other routes in turn and the fifth through one route.
+  it.each(PASSWORD_ROUTE_NAMES)(
+    `counts wrong passwords of every route towards one lock: 4 through the others, the ${PAY_PASSWORD_MAX_TRIES}th through %s locks them all`,
+    async (last) => {
+      const victim = await victimOf()
+      const others = PASSWORD_ROUTE_NAMES.filter((name) => name !== last)
+      const order = [
+        ...Array.from({ length: PAY_PASSWORD_MAX_TRIES - 1 }, (_, i) => others[i % others.length]!),
+        last,
+      ]
+      const before = await stateOf(victim)
+      const answers: unknown[] = []
+      for (const [i, route] of order.entries()) {
+        const res = await t.call({
+          ...PASSWORD_ROUTES[route]!(victim, String(100_000 + i)),
+          as: victim.session,
+        })
+        answers.push([route, res.statusCode, res.json<{ code?: string }>().code])
+      }
+      expect(answers).toEqual(
+        order.map((route, i) =>
+          i < PAY_PASSWORD_MAX_TRIES - 1
+            ? [route, 400, 'PAY_PASSWORD_WRONG']
+            : [route, 423, 'PAY_LOCKED'],
+        ),
+      )
+      const settings = await t.call({
+        method: 'GET',
+        path: '/user/@accountSeting',
+        as: victim.session,
+      })
+      expect(settings.json<{ data: { payLockedUntil: string } }>().data.payLockedUntil).toBe(
+        new Date(t.clock.now() + LOCK_MS).toISOString(),
+      )
+      // The right password now opens none of them, and nothing has moved.
+      for (const route of PASSWORD_ROUTE_NAMES) {
+        const res = await t.call({
+          ...PASSWORD_ROUTES[route]!(victim, PAY_PASSWORD),
+          as: victim.session,
+        })
+        expect([route, res.statusCode, res.json<{ code?: string }>().code]).toEqual([
+          route,
+          423,
+          'PAY_LOCKED',
+        ])
+      }
+      expect(await stateOf(victim)).toEqual(before)
+    },
+  )
 
   it('burns an SMS code after 5 wrong tries and stops a number’s guesses at the login limit', async () => {
     const mobile = nextMobile()
