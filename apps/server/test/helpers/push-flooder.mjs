@@ -1,23 +1,30 @@
-// A hostile push client in its own process, as an attacker would be: the server's event loop is
+// A hostile socket client in its own process, as an attacker would be: the server's event loop is
 // measured without the test's own client work on it. Usage (JSON in argv[2]):
-//   { url, sockets, messages, lotSets: [[...ids], [...ids]] }
+//   { url, sockets, messages, lotSets: [[...ids], [...ids]] }    subscribes on the push role
+//   { url, sockets, messages, payloads: ['…', '…'], headers }    any frames (the chat sockets)
+// Frames go out in turn from `payloads` (or one subscribe per lot set), `{socket}` in one replaced
+// by the socket's number (distinct client ids); `headers` go with the upgrade (a session cookie).
+// `messages` counts the `message` frames heard (chat).
 // Prints `flooding` once every socket is open and its flood is queued, then one JSON line with
 // what each socket saw, and exits. Bounded: every socket is dropped after 10 s whatever happens.
 import WebSocket from 'ws'
 
-const { url, sockets, messages, lotSets } = JSON.parse(process.argv[2])
-const payloads = lotSets.map((lotIds) => JSON.stringify({ type: 'subscribe', lotIds }))
+const plan = JSON.parse(process.argv[2])
+const { url, sockets, messages, headers } = plan
+const payloads =
+  plan.payloads ?? plan.lotSets.map((lotIds) => JSON.stringify({ type: 'subscribe', lotIds }))
 
 const clients = await Promise.all(
   Array.from(
     { length: sockets },
     () =>
       new Promise((resolve, reject) => {
-        const socket = new WebSocket(url)
-        const seen = { lots: 0, rateLimited: 0, errors: 0, closeCode: null }
+        const socket = new WebSocket(url, { headers })
+        const seen = { lots: 0, messages: 0, rateLimited: 0, errors: 0, closeCode: null }
         socket.on('message', (data) => {
           const message = JSON.parse(data.toString())
           if (message.type === 'lot') seen.lots += 1
+          else if (message.type === 'message') seen.messages += 1
           else if (message.type === 'error' && message.code === 'RATE_LIMITED')
             seen.rateLimited += 1
           else if (message.type === 'error') seen.errors += 1
@@ -35,8 +42,9 @@ const clients = await Promise.all(
 )
 
 for (let n = 0; n < messages; n++) {
-  for (const { socket } of clients) {
-    if (socket.readyState === WebSocket.OPEN) socket.send(payloads[n % payloads.length])
+  for (const [i, { socket }] of clients.entries()) {
+    const payload = payloads[n % payloads.length].replaceAll('{socket}', String(i))
+    if (socket.readyState === WebSocket.OPEN) socket.send(payload)
   }
 }
 process.stdout.write('flooding\n')
