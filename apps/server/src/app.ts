@@ -238,7 +238,7 @@ export interface AppOptions {
   }
   /** Tests may inject one; otherwise Redis (redisUrl), else the database's (ADR 029). */
   nonces?: NonceStore
-  /** REDIS_URL: nonces shared by every instance, kept by Redis for their 10 minutes. */
+  /** REDIS_URL: nonces shared by every instance, kept by Redis for their 11 minutes. */
   redisUrl?: string | undefined
   /** A hop count or proxy addresses (TRUST_PROXY); `true` is refused (ADR 028). */
   trustProxy?: false | number | string

@@ -18,7 +18,7 @@ import { startTwoInstances } from './helpers/instances'
 import { REDIS_TEST_URL, redisAvailable } from './helpers/redis'
 
 /**
- * Issue 15: a captured request must not be accepted again within its 10 minutes — not after the
+ * Issue 15: a captured request must not be accepted again within its 11 minutes — not after the
  * server restarts (nonces once lived only in memory on SQLite), not on another instance.
  */
 const databases = await testDatabases()
@@ -73,7 +73,7 @@ describe.runIf(withRedis && databases.some((d) => d.name === 'postgres'))(
         })
         expect(replay.statusCode).toBe(401)
         expect(replay.json().code).toBe('NONCE_REPLAYED')
-        // Redis holds it (Redis preferred over the table when configured), for its 10 minutes.
+        // Redis holds it (Redis preferred over the table when configured), for its 11 minutes.
         const key = `${REDIS_NONCE_PREFIX}${headers[HEADER.appId]}:${headers[HEADER.nonce]}`
         const ttl = await redis.pttl(key)
         expect(ttl).toBeGreaterThan(NONCE_TTL_MS - 60_000)
@@ -95,7 +95,7 @@ describe('the SQLite nonce file', () => {
   })
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 
-  it('keeps a nonce for 10 minutes, then purges it', async () => {
+  it('keeps a nonce for 11 minutes, then purges it', async () => {
     const file = path.join(dir, 'nonces.db')
     const clock = new FakeClock()
     const store = SqliteNonceStore.open(file, clock)
@@ -139,7 +139,7 @@ describe('the SQLite nonce file', () => {
 })
 
 describe.runIf(withRedis)('the Redis nonce store', () => {
-  it('claims once, with a 10-minute expiry', async () => {
+  it('claims once, with an 11-minute expiry', async () => {
     const store = await RedisNonceStore.connect(REDIS_TEST_URL)
     const nonce = `test:${Date.now()}:${Math.random()}`
     try {

@@ -10,7 +10,13 @@ import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
 
 export const SIGNING_SCHEME = 'ZHAO'
 export const TIMESTAMP_TOLERANCE_MS = 300_000
-export const NONCE_TTL_MS = 600_000
+/**
+ * How long the server keeps a nonce: longer than any one timestamp stays acceptable (a request
+ * stamped T passes from T − 300 s to T + 300 s inclusive, so first use and replay can be exactly
+ * 600 s apart), plus a minute for clock skew between instances and the nonce store (Redis expires
+ * by its own clock). ADR 029.
+ */
+export const NONCE_TTL_MS = 2 * TIMESTAMP_TOLERANCE_MS + 60_000
 export const APP_VERSION = '2.0.0'
 
 export const HEADER = {

@@ -11,7 +11,8 @@ import { AppError } from './errors'
 import type { DB } from './schema'
 
 /**
- * Remembers request nonces for 10 minutes; `claim` is true only the first time a nonce is seen.
+ * Remembers request nonces for NONCE_TTL_MS (11 minutes: the ±300 s timestamp window's 10 and a
+ * minute's margin); `claim` is true only the first time a nonce is seen.
  * Every store but the in-memory one outlives the process, so a captured request cannot be replayed
  * after a restart (docs/decisions/029-nonce-store.md).
  */
@@ -68,22 +69,69 @@ export class MemoryNonceStore implements NonceStore {
   }
 }
 
+/** Where a store reports its outages: the app's logger (pino). */
+export type NonceStoreLog = Pick<FastifyBaseLogger, 'warn' | 'info'>
+
+/**
+ * One warning when a store starts failing (with the first error), one info line when it works
+ * again, nothing per request in between: the calls it refuses answer 503 SERVICE_BUSY on their own.
+ */
+class OutageReporter {
+  private down = false
+
+  constructor(
+    private readonly log: NonceStoreLog | undefined,
+    private readonly what: { down: string; up: string },
+  ) {}
+
+  markDown(error: unknown): void {
+    if (this.down) return
+    this.down = true
+    this.log?.warn(
+      { err: error },
+      `nonce store: ${this.what.down}; signed calls answer 503 SERVICE_BUSY until it is back`,
+    )
+  }
+
+  markUp(): void {
+    if (!this.down) return
+    this.down = false
+    this.log?.info(`nonce store: ${this.what.up}`)
+  }
+}
+
+/**
+ * How long a claim in the nonce file waits for its write lock. better-sqlite3 waits synchronously,
+ * so the whole event loop waits with it. Only this process writes the file, so a lock held longer
+ * means something else has it (a stray sqlite3 shell, a backup tool): refuse rather than freeze.
+ */
+export const SQLITE_NONCE_BUSY_TIMEOUT_MS = 200
+
 /**
  * Embedded mode: a SQLite file of its own beside the main one (DATA_DIR/nonces.db), in WAL with
  * synchronous=NORMAL. A committed claim survives a crash of the process (it is in the WAL, handed
  * to the OS); only an OS crash or power cut can lose the last ones, which the ±300 s timestamp
  * window then bounds. The main database stays synchronous=FULL for money; a nonce does not need
- * an fsync per request.
+ * an fsync per request. If the file fails (locked beyond SQLITE_NONCE_BUSY_TIMEOUT_MS, disk full,
+ * corrupt) a claim answers SERVICE_BUSY (503), logged once per outage, like Redis (ADR 029).
  */
 export class SqliteNonceStore implements NonceStore {
   private readonly insert: SQLite.Statement<[string, number, number]>
   private readonly expired: SQLite.Statement<[number]>
+  private readonly outage: OutageReporter
   private lastPurge = 0
 
   private constructor(
     private readonly sqlite: SQLite.Database,
     private readonly clock: Clock,
+    file: string,
+    log: NonceStoreLog | undefined,
   ) {
+    const name = path.basename(file)
+    this.outage = new OutageReporter(log, {
+      down: `${name} fails (${file})`,
+      up: `${name} works again`,
+    })
     // A nonce already held is taken again only once it has expired (the row is then updated).
     this.insert = sqlite.prepare(
       `insert into request_nonces (nonce, expires_at) values (?, ?)
@@ -93,29 +141,51 @@ export class SqliteNonceStore implements NonceStore {
     this.expired = sqlite.prepare('delete from request_nonces where expires_at <= ?')
   }
 
-  static open(file: string, clock: Clock): SqliteNonceStore {
-    fs.mkdirSync(path.dirname(file), { recursive: true })
-    const sqlite = new SQLite(file)
-    sqlite.pragma('journal_mode = WAL')
-    sqlite.pragma('synchronous = NORMAL')
-    sqlite.pragma('busy_timeout = 5000')
-    sqlite.exec(
-      `create table if not exists request_nonces (
-         nonce text primary key not null,
-         expires_at integer not null
-       ) without rowid;
-       create index if not exists request_nonces_expires_at on request_nonces (expires_at);`,
-    )
-    return new SqliteNonceStore(sqlite, clock)
+  /** Refuses to open, naming the file and what to do, if it is not a usable SQLite database. */
+  static open(file: string, clock: Clock, log?: NonceStoreLog): SqliteNonceStore {
+    let sqlite: SQLite.Database | undefined
+    try {
+      fs.mkdirSync(path.dirname(file), { recursive: true })
+      sqlite = new SQLite(file, { timeout: SQLITE_NONCE_BUSY_TIMEOUT_MS })
+      sqlite.pragma('journal_mode = WAL')
+      sqlite.pragma('synchronous = NORMAL')
+      sqlite.exec(
+        `create table if not exists request_nonces (
+           nonce text primary key not null,
+           expires_at integer not null
+         ) without rowid;
+         create index if not exists request_nonces_expires_at on request_nonces (expires_at);`,
+      )
+      return new SqliteNonceStore(sqlite, clock, file, log)
+    } catch (error) {
+      sqlite?.close()
+      const reason = error instanceof Error ? error.message : String(error)
+      throw new Error(
+        `The nonce file ${file} cannot be used: ${reason}. Signed calls cannot be checked against ` +
+          'replay without it; free the file (or the disk), or move it aside if it is damaged — ' +
+          `it holds only the nonces of the last ${NONCE_TTL_MS / 60_000} minutes.`,
+        { cause: error },
+      )
+    }
   }
 
   claim(nonce: string): Promise<boolean> {
     const now = this.clock.now()
-    if (now - this.lastPurge >= 60_000) {
-      this.lastPurge = now
-      this.expired.run(now)
+    let claimed: boolean
+    try {
+      if (now - this.lastPurge >= 60_000) {
+        this.lastPurge = now
+        this.expired.run(now)
+      }
+      claimed = this.insert.run(nonce, now + NONCE_TTL_MS, now).changes === 1
+    } catch (error) {
+      // Locked, full, corrupt, I/O: the file's trouble, not this request's. Anything else is a bug.
+      if (!(error instanceof SQLite.SqliteError)) throw error
+      this.outage.markDown(error)
+      return Promise.reject(new AppError('SERVICE_BUSY'))
     }
-    return Promise.resolve(this.insert.run(nonce, now + NONCE_TTL_MS, now).changes === 1)
+    this.outage.markUp()
+    return Promise.resolve(claimed)
   }
 
   close(): Promise<void> {
@@ -156,9 +226,6 @@ export class DatabaseNonceStore implements NonceStore {
 
 export const REDIS_NONCE_PREFIX = 'numisma:nonce:'
 
-/** Where the Redis store reports its outages: the app's logger (pino). */
-export type NonceStoreLog = Pick<FastifyBaseLogger, 'warn' | 'info'>
-
 /**
  * Bounded so a claim fails within about a second when Redis is away, rather than queueing until
  * it is back: no offline queue (a command while disconnected fails at once), a 1 s connect and
@@ -185,20 +252,25 @@ function redisWhere(url: string): string {
 
 /**
  * REDIS_URL set: one `SET … NX PX` per request, so a nonce seen by any instance is refused by every
- * other; Redis expires it after 10 minutes (its own clock). If Redis cannot be reached the claim
+ * other; Redis expires it after NONCE_TTL_MS by its own clock (the minute's margin beyond the
+ * timestamp window absorbs the instances' skew against it). If Redis cannot be reached the claim
  * fails with SERVICE_BUSY (503) — never let through unchecked — and the outage is logged once, as a
  * warning, with one line more when Redis answers again (ADR 029).
  */
 export class RedisNonceStore implements NonceStore {
-  private down = false
+  private readonly outage: OutageReporter
 
   constructor(
     private readonly redis: Redis,
-    private readonly log?: NonceStoreLog,
+    log?: NonceStoreLog,
   ) {
+    this.outage = new OutageReporter(log, {
+      down: 'Redis unreachable',
+      up: 'Redis reachable again',
+    })
     // Without a listener ioredis prints "[ioredis] Unhandled error event" on every reconnect.
-    redis.on('error', (error: unknown) => this.markDown(error))
-    redis.on('ready', () => this.markUp())
+    redis.on('error', (error: unknown) => this.outage.markDown(error))
+    redis.on('ready', () => this.outage.markUp())
   }
 
   /** Refuses to open (a clear message, no reconnect loop left behind) if Redis does not answer. */
@@ -226,10 +298,10 @@ export class RedisNonceStore implements NonceStore {
     try {
       set = await this.redis.set(`${REDIS_NONCE_PREFIX}${nonce}`, '1', 'PX', NONCE_TTL_MS, 'NX')
     } catch (error) {
-      this.markDown(error)
+      this.outage.markDown(error)
       throw new AppError('SERVICE_BUSY')
     }
-    this.markUp()
+    this.outage.markUp()
     return set === 'OK'
   }
 
@@ -238,21 +310,6 @@ export class RedisNonceStore implements NonceStore {
     // acknowledged is already kept.
     this.redis.disconnect()
     return Promise.resolve()
-  }
-
-  private markDown(error: unknown): void {
-    if (this.down) return
-    this.down = true
-    this.log?.warn(
-      { err: error },
-      'nonce store: Redis unreachable; signed calls answer 503 SERVICE_BUSY until it is back',
-    )
-  }
-
-  private markUp(): void {
-    if (!this.down) return
-    this.down = false
-    this.log?.info('nonce store: Redis reachable again')
   }
 }
 
@@ -270,7 +327,8 @@ export async function openNonceStore(deps: {
   if (deps.redisUrl) return RedisNonceStore.connect(deps.redisUrl, deps.log)
   if (database.dialect === 'postgres') return new DatabaseNonceStore(database.db, clock)
   if (database.sqliteFile !== undefined) {
-    return SqliteNonceStore.open(path.join(path.dirname(database.sqliteFile), 'nonces.db'), clock)
+    const file = path.join(path.dirname(database.sqliteFile), 'nonces.db')
+    return SqliteNonceStore.open(file, clock, deps.log)
   }
   return new MemoryNonceStore(clock)
 }
