@@ -157,8 +157,8 @@ export type AuditEntry = z.infer<typeof AuditEntrySchema>
 export const AuditQuerySchema = z.object({
   staffId: IdParamSchema.optional(),
   /** Part of the route, e.g. `/remittances`. */
-  route: z.string().max(200).optional(),
-  target: z.string().max(200).optional(),
+  route: plainText(0, 200).optional(),
+  target: plainText(0, 200).optional(),
   /** Entries older than this id (the previous page's last). */
   before: IdParamSchema.optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
