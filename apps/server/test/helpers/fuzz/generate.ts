@@ -53,6 +53,8 @@ export interface FuzzRoute {
   path: string
   params: { name: string; schema: JsonSchema }[]
   query: { name: string; required: boolean; schema: JsonSchema }[]
+  /** Declared header parameters (`Idempotency-Key`); the signing headers are not declared. */
+  headers: { name: string; required: boolean; schema: JsonSchema }[]
   body?: JsonSchema
 }
 
@@ -70,6 +72,13 @@ export function routesOf(doc: OpenApiDocument): FuzzRoute[] {
         query: parameters
           .filter((p) => p.in === 'query')
           .map((p) => ({ name: p.name, required: p.required === true, schema: p.schema ?? {} })),
+        headers: parameters
+          .filter((p) => p.in === 'header')
+          .map((p) => ({
+            name: p.name.toLowerCase(),
+            required: p.required === true,
+            schema: p.schema ?? {},
+          })),
         body: op.requestBody?.content?.['application/json']?.schema,
       })
     }
@@ -285,10 +294,10 @@ const RAW_URL_PIECES = [
   'a'.repeat(1_100),
 ]
 
-function pathValue(value: unknown, rng: Rng): string {
-  if (rng.chance(0.15)) return rng.pick(RAW_URL_PIECES)
+function pathValue(value: unknown, rng: Rng): { piece: string; raw: boolean } {
+  if (rng.chance(0.15)) return { piece: rng.pick(RAW_URL_PIECES), raw: true }
   const piece = urlPiece(value)
-  return piece === '' ? '%20' : piece
+  return { piece: piece === '' ? '%20' : piece, raw: false }
 }
 
 export interface FuzzRequest {
@@ -299,6 +308,13 @@ export interface FuzzRequest {
   url: string
   payload?: string
   contentType?: string
+  /** Declared header parameters, valid or (kind `header`) broken; sent under the signing ones. */
+  headers?: Record<string, string>
+  /**
+   * The path holds a raw piece (`%`, `..`, `%2F`…) that the URL parser or router may read
+   * otherwise than the client signed it: a signature refusal is then an expected answer.
+   */
+  rawPath?: boolean
 }
 
 const MALFORMED_JSON = [
@@ -335,16 +351,87 @@ function buildPath(
   rng: Rng,
   fixed: Record<string, string>,
   broken?: string,
-): string {
+): { path: string; raw: boolean } {
   let path = route.path
+  let raw = false
   for (const p of route.params) {
-    const value =
-      p.name === broken
-        ? pathValue(invalidValue(p.schema, rng), rng)
-        : (fixed[p.name] ?? urlPiece(validValue(p.schema, rng)))
+    let value: string
+    if (p.name === broken) {
+      const v = pathValue(invalidValue(p.schema, rng), rng)
+      value = v.piece
+      raw = v.raw
+    } else {
+      value = fixed[p.name] ?? urlPiece(validValue(p.schema, rng))
+    }
     path = path.replace(`{${p.name}}`, value)
   }
-  return path
+  return { path, raw }
+}
+
+/** Whether a header value passes the declared string schema (length and pattern). */
+function headerFits(schema: JsonSchema, value: string): boolean {
+  if (value.length < (schema.minLength ?? 0)) return false
+  if (value.length > (schema.maxLength ?? Infinity)) return false
+  return !schema.pattern || new RegExp(schema.pattern).test(value)
+}
+
+/** A fresh value a header's schema accepts (each request its own: a reused key is a replay). */
+function validHeader(schema: JsonSchema, rng: Rng): string {
+  const min = schema.minLength ?? 1
+  const max = schema.maxLength ?? 64
+  const value = `fz-${rng.int(2 ** 31).toString(36)}${rng.int(2 ** 31).toString(36)}`
+  return value.padEnd(min, '0').slice(0, max)
+}
+
+/**
+ * Header values that break a string schema: lengths either side of the bounds, characters outside
+ * the pattern (ASCII and Latin-1 only, what an HTTP client can put on the wire; CR, LF and NUL
+ * never reach the app), and two values joined as Node joins a repeated header. Only those the
+ * schema really refuses.
+ */
+function invalidHeaders(schema: JsonSchema, rng: Rng): string[] {
+  const base = validHeader(schema, rng)
+  const min = schema.minLength ?? 0
+  const max = schema.maxLength ?? 8_000
+  const cut = Math.max(1, Math.floor(base.length / 2))
+  const candidates = [
+    '',
+    ' ',
+    'x'.repeat(Math.max(0, min - 1)),
+    'k'.repeat(max + 1),
+    'k'.repeat(8_000),
+    `${base}, ${base}`,
+    ...[' ', '/', '.', ':', '+', '=', '"', ',', ';', '%', '\t', 'é', '\u00a0', '*', '<'].map(
+      (c) => `${base.slice(0, cut)}${c}${base.slice(cut)}`,
+    ),
+    ` ${base}`,
+    `${base}%00`,
+    '../../etc/passwd',
+    "' OR 1=1 --",
+    'null',
+    '-1',
+  ]
+  return candidates.filter((c) => !headerFits(schema, c))
+}
+
+/** Declared headers: each left valid (when required, or half the time), or the broken one. */
+function buildHeaders(
+  route: FuzzRoute,
+  rng: Rng,
+  broken?: string,
+): Record<string, string> | undefined {
+  const out: Record<string, string> = {}
+  for (const h of route.headers) {
+    if (h.name === broken) {
+      const bad = invalidHeaders(h.schema, rng)
+      // Missing is invalid only where the header is required.
+      if (h.required && (bad.length === 0 || rng.chance(0.2))) continue
+      if (bad.length) out[h.name] = rng.pick(bad)
+    } else if (h.required || rng.chance(0.5)) {
+      out[h.name] = validHeader(h.schema, rng)
+    }
+  }
+  return Object.keys(out).length ? out : undefined
 }
 
 function buildQuery(route: FuzzRoute, rng: Rng, broken?: string, extra = false): string {
@@ -397,6 +484,15 @@ export function invalidRequest(
   rng: Rng,
   fixed: Record<string, string>,
 ): FuzzRequest {
+  const request = mutated(route, rng, fixed)
+  if (request.kind !== 'header') {
+    const headers = buildHeaders(route, rng)
+    if (headers) request.headers = headers
+  }
+  return request
+}
+
+function mutated(route: FuzzRoute, rng: Rng, fixed: Record<string, string>): FuzzRequest {
   const hasBody = route.method !== 'GET' && route.method !== 'DELETE'
   const props = Object.keys(route.body?.properties ?? {})
   // An ignored query key or a body nobody reads is not invalid; such requests are sent only to
@@ -404,6 +500,7 @@ export function invalidRequest(
   const kinds: string[] = route.method === 'GET' || props.length ? ['extra-query'] : []
   if (route.params.length) kinds.push('param', 'param')
   if (route.query.length) kinds.push('query', 'query', 'query')
+  if (route.headers.length) kinds.push('header', 'header')
   if (hasBody) {
     kinds.push('content-type', 'malformed-json', 'empty-body', 'deep-nesting')
     if (route.body) kinds.push('body-shape')
@@ -413,7 +510,7 @@ export function invalidRequest(
   }
   const kind = rng.pick(kinds)
   const json = 'application/json'
-  const path = (broken?: string) => buildPath(route, rng, fixed, broken)
+  const path = () => buildPath(route, rng, fixed).path
   const withBody = (payload: string, contentType = json): FuzzRequest => ({
     kind,
     method: route.method,
@@ -423,12 +520,24 @@ export function invalidRequest(
   })
   switch (kind) {
     case 'param': {
-      const broken = rng.pick(route.params).name
+      const broken = buildPath(route, rng, fixed, rng.pick(route.params).name)
       return {
         kind,
         method: route.method,
-        url: path(broken) + buildQuery(route, rng),
+        url: broken.path + buildQuery(route, rng),
+        ...(broken.raw && { rawPath: true }),
         ...(hasBody && { payload: serialize(brokenBody(route, rng)), contentType: json }),
+      }
+    }
+    case 'header': {
+      // Only the header is broken: the rest plausibly valid, so the header alone must refuse it.
+      const headers = buildHeaders(route, rng, rng.pick(route.headers).name)
+      return {
+        kind,
+        method: route.method,
+        url: path() + buildQuery(route, rng),
+        ...(headers && { headers }),
+        ...(hasBody && { payload: serialize(baseBody(route, rng)), contentType: json }),
       }
     }
     case 'query':
