@@ -74,8 +74,12 @@ const SANDBOX_WXPAY = '/svc/sandbox/wxpay'
  * bridge on every page. The platform's report beacon (the JS-SDK loads an image from
  * open.weixin.qq.com after `wx.config`) is cut off, so journeys never reach the internet.
  */
-export async function messagingAppContext(browser: Browser): Promise<BrowserContext> {
+export async function messagingAppContext(
+  browser: Browser,
+  options: { bypassCSP?: boolean } = {},
+): Promise<BrowserContext> {
   const context = await browser.newContext({
+    ...options,
     viewport: PHONE,
     deviceScaleFactor: 2,
     isMobile: true,
