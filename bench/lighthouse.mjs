@@ -189,12 +189,20 @@ async function main() {
       const samples = []
       let findings = []
       for (let i = 0; i < runs; i++) {
-        const result = await lighthouse(`${server.base}${page.path}`, {
-          port: chrome.port,
-          output: 'json',
-          logLevel: 'error',
-          onlyCategories: ['performance', 'accessibility', 'best-practices'],
-        })
+        const audit = () =>
+          lighthouse(`${server.base}${page.path}`, {
+            port: chrome.port,
+            output: 'json',
+            logLevel: 'error',
+            onlyCategories: ['performance', 'accessibility', 'best-practices'],
+          })
+        let result = await audit()
+        // A trace Lighthouse failed to record (NO_NAVSTART, seen in CI) says nothing about the
+        // page; it asks to be run again, once. A second failure is the page's.
+        if (!result?.lhr || result.lhr.runtimeError) {
+          console.warn(`${page.path}: ${result?.lhr?.runtimeError?.code ?? 'no result'}, once more`)
+          result = await audit()
+        }
         if (!result?.lhr || result.lhr.runtimeError) {
           throw new Error(`${page.path}: ${result?.lhr?.runtimeError?.message ?? 'no result'}`)
         }
