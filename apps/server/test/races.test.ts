@@ -9,6 +9,7 @@ import { LedgerService } from '../src/modules/ledger/service'
 import { MallOrderExpiry } from '../src/modules/orders/expiry'
 import { type Session, type SignedCall, type TestApp, createTestApp } from './helpers/app'
 import { createLots, creditDeposit } from './helpers/auction'
+import { prng } from './helpers/fuzz/generate'
 import { testDatabases } from './helpers/databases'
 import { expectLedgerSound } from './helpers/ledger'
 import { createMallItem, signInMany, type StaffCall, staffCaller } from './helpers/mall-orders'
@@ -39,18 +40,6 @@ const BALANCE_FUNDED = 400_000
 const HOUR = 3_600_000
 /** The mix stops drawing new moves after this long, so a slow machine stays near a minute. */
 const MIX_BUDGET_MS = 45_000
-
-/** mulberry32: a small PRNG, so a failing mix replays exactly. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296
-  }
-}
 
 interface Reply {
   status: number
