@@ -7,8 +7,14 @@
  * (users, sessions, deposits, lots) are written straight to the database before the server starts;
  * every measured request goes through HTTP, signing and the real bid transaction.
  *
- *   npm run bench                      # both databases, results in bench/results/bids.json
- *   BENCH_SECONDS=5 BENCH_CLIENTS=32 npm run bench
+ *   npm run bench:bids                 # both databases, results in bench/results/bids.json
+ *   BENCH_SECONDS=5 BENCH_CLIENTS=32 npm run bench:bids
+ *   BENCH_DB=postgres BENCH_MODE=hot npm run bench:bids   # one part only
+ *   BENCH_PROFILE=/tmp/prof npm run bench:bids            # server CPU profile (--cpu-prof)
+ *   BENCH_OUT=/tmp/bids.json …                            # write elsewhere
+ *
+ * A filtered run (BENCH_DB / BENCH_MODE) replaces only its own scenarios in the results file and
+ * keeps the others, so one part can be re-measured without erasing the rest.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
@@ -33,6 +39,21 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8)
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16)
 const SPREAD_LOTS = 200
 const PG_ADMIN = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+const OUT = process.env.BENCH_OUT ?? path.join(root, 'bench', 'results', 'bids.json')
+
+type DbKind = 'sqlite' | 'postgres'
+type Mode = 'hot' | 'spread'
+
+/** `BENCH_DB=sqlite|postgres`, `BENCH_MODE=hot|spread` (BENCH_ONLY is the older name of BENCH_DB). */
+function filter<T extends string>(name: string, value: string | undefined, all: readonly T[]): T[] {
+  if (!value) return [...all]
+  if (!all.includes(value as T)) throw new Error(`${name} must be one of ${all.join(', ')}`)
+  return [value as T]
+}
+const DB_ORDER: readonly DbKind[] = ['sqlite', 'postgres']
+const MODE_ORDER: readonly Mode[] = ['hot', 'spread']
+const DATABASES = filter('BENCH_DB', process.env.BENCH_DB ?? process.env.BENCH_ONLY, DB_ORDER)
+const MODES = filter('BENCH_MODE', process.env.BENCH_MODE, MODE_ORDER)
 
 interface Bidder {
   userId: number
@@ -203,7 +224,7 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 }
 
-async function load(base: string, fixture: Fixture, mode: 'hot' | 'spread') {
+async function load(base: string, fixture: Fixture, mode: Mode) {
   const deadline = performance.now() + SECONDS * 1000
   const latencies: number[] = []
   const statuses: Record<string, number> = {}
@@ -293,7 +314,7 @@ async function pgAvailable(): Promise<boolean> {
   }
 }
 
-async function run(database: 'sqlite' | 'postgres') {
+async function run(database: DbKind) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'numisma-bench-'))
   let url: string | undefined
   let dbName = ''
@@ -313,7 +334,7 @@ async function run(database: 'sqlite' | 'postgres') {
   )
   try {
     const results = []
-    for (const mode of ['hot', 'spread'] as const) {
+    for (const mode of MODES) {
       const result = await load(base, fixture, mode)
       console.log(
         `${database} ${mode}: ${result.acceptedPerSecond} accepted bids/s, p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms`,
@@ -335,12 +356,31 @@ async function run(database: 'sqlite' | 'postgres') {
   }
 }
 
-const only = process.env.BENCH_ONLY
-const results = only === 'postgres' ? [] : [...(await run('sqlite'))]
-if (only === 'sqlite') console.warn('BENCH_ONLY=sqlite: PostgreSQL scenarios skipped')
-else if (await pgAvailable()) results.push(...(await run('postgres')))
-else console.warn('PostgreSQL not reachable: PostgreSQL scenarios skipped')
+const results: Array<Awaited<ReturnType<typeof run>>[number]> = []
+for (const database of DATABASES) {
+  if (database === 'postgres' && !(await pgAvailable())) {
+    console.warn('PostgreSQL not reachable: PostgreSQL scenarios skipped')
+    continue
+  }
+  results.push(...(await run(database)))
+}
 agent.destroy()
+
+// A filtered run keeps the scenarios it did not measure from the previous file.
+const previous = (() => {
+  try {
+    return (JSON.parse(fs.readFileSync(OUT, 'utf8')) as { results?: typeof results }).results ?? []
+  } catch {
+    return []
+  }
+})()
+const measured = new Set(results.map((r) => `${r.database}/${r.mode}`))
+const kept = previous.filter((r) => !measured.has(`${r.database}/${r.mode}`))
+if (kept.length > 0 && results.length > 0) {
+  console.warn(
+    `kept from the previous ${path.basename(OUT)}: ${kept.map((r) => `${r.database}/${r.mode}`).join(', ')}`,
+  )
+}
 
 const report = {
   benchmark: 'bids over HTTP (signed requests, one server process, load from a second process)',
@@ -357,12 +397,14 @@ const report = {
     clients: CLIENTS,
     spreadLots: SPREAD_LOTS,
     sqlite: 'WAL, synchronous=FULL',
+    ...(kept.length > 0 ? { measuredNow: [...measured] } : {}),
   },
-  results,
+  results: [...kept, ...results].sort(
+    (a, b) =>
+      DB_ORDER.indexOf(a.database) - DB_ORDER.indexOf(b.database) ||
+      MODE_ORDER.indexOf(a.mode) - MODE_ORDER.indexOf(b.mode),
+  ),
 }
-fs.mkdirSync(path.join(root, 'bench', 'results'), { recursive: true })
-fs.writeFileSync(
-  path.join(root, 'bench', 'results', 'bids.json'),
-  `${JSON.stringify(report, null, 2)}\n`,
-)
-console.log('written bench/results/bids.json')
+fs.mkdirSync(path.dirname(OUT), { recursive: true })
+fs.writeFileSync(OUT, `${JSON.stringify(report, null, 2)}\n`)
+console.log(`written ${path.relative(process.cwd(), OUT)}`)
