@@ -183,6 +183,11 @@ import { type SigningDeps, signedRequestHook } from './platform/request-signing'
 import { SettingsRepository } from './platform/settings-repository'
 import { transactor } from './platform/transactions'
 import { serveWebApp } from './platform/web-app'
+import { sharedRateLimitStore } from './platform/rate-limit-store'
+import { databaseProbe, Readiness, type ReadinessProbe, readyRoutes } from './platform/readiness'
+import { ROLES, type Role } from './platform/roles'
+import { closeSocketsForRestart } from './platform/shutdown'
+import { Redis } from 'ioredis'
 
 export interface AppOptions {
   database: Database
@@ -240,6 +245,11 @@ export interface AppOptions {
   nonces?: NonceStore
   /** REDIS_URL: nonces shared by every instance, kept by Redis for their 11 minutes. */
   redisUrl?: string | undefined
+  /**
+   * The services this instance registers (ROLES, ADR 032; default all three). /svc/health,
+   * /svc/ready and /svc/client-config are on every instance.
+   */
+  roles?: readonly Role[]
   /** A hop count or proxy addresses (TRUST_PROXY); `true` is refused (ADR 028). */
   trustProxy?: false | number | string
   /** In-process by default; production passes the Redis-backed bus. */
@@ -276,6 +286,8 @@ declare module 'fastify' {
     bus: EventBus
     /** The operator routes behind the staff guard and who may call each (ADR 021). */
     staffRouteTable: readonly StaffRouteEntry[]
+    /** What /svc/ready answers; server.ts turns it off first thing on SIGTERM (ADR 032). */
+    readiness: Readiness
   }
 }
 
@@ -357,6 +369,42 @@ function trustProxy(value: AppOptions['trustProxy']): boolean {
   return (value ?? false) as boolean
 }
 
+/**
+ * REDIS_URL: the rate limits' own client (ADR 032), also what /svc/ready pings. Bounded like the
+ * nonce store's (no offline queue, 1 s timeouts), so while Redis is away a count fails at once and
+ * the limit is counted by this instance instead; the outage is logged once, and its end.
+ */
+function ownRateLimitRedis(app: FastifyInstance, url: string) {
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    connectTimeout: 1000,
+    commandTimeout: 1000,
+    maxRetriesPerRequest: 1,
+  })
+  let down = false
+  const markDown = (error: unknown) => {
+    if (down) return
+    down = true
+    app.log.warn(
+      { err: error },
+      'Redis unreachable: rate limits counted per instance until it answers',
+    )
+  }
+  const markUp = () => {
+    if (!down) return
+    down = false
+    app.log.info('Redis reachable again: rate limits shared by every instance')
+  }
+  redis.on('error', markDown)
+  app.addHook('onClose', async () => {
+    await redis.quit().catch(() => redis.disconnect())
+  })
+  return {
+    redis,
+    store: sharedRateLimitStore({ redis, onRedisError: markDown, onRedisAnswer: markUp }),
+  }
+}
+
 /** The SMS sender the settings name (ADR 028); the sandbox's outbox when it is the sandbox. */
 function smsSenderFor(app: FastifyInstance, options: AppOptions, clock: Clock): SmsSender {
   if (options.sms) return options.sms
@@ -417,8 +465,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerCompression(app)
   await registerSecurityHeaders(app, options) // security headers (issue 15)
   await app.register(fastifyCookie)
+  const roles = new Set(options.roles ?? ROLES)
+  const limitsRedis = options.redisUrl ? ownRateLimitRedis(app, options.redisUrl) : undefined
   await app.register(fastifyRateLimit, {
     global: false,
+    // With Redis, route limits hold across every instance (ADR 032); without it, per instance.
+    ...(limitsRedis && { store: limitsRedis.store }),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       code: 'RATE_LIMITED',
@@ -440,24 +492,29 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // staff cookie's path, to a signed-in staff member only; elsewhere it stays open (ADR 021).
   const docsForStaffOnly = options.env === 'production'
   const docsStaff = StaffService.forDatabase(database, clock)
-  await app.register(fastifySwaggerUi, {
-    routePrefix: docsForStaffOnly ? `${MAIN_PREFIX}/admin/docs` : '/svc/docs',
-    ...(docsForStaffOnly && {
-      uiHooks: {
-        // Answered here, not thrown: this plugin comes before the error handler is installed.
-        onRequest: (request, reply, done) => {
-          docsStaff.sessionOf(request.cookies[COOKIE.staffSid]).then(
-            () => done(),
-            (error: unknown) => {
-              if (!isAppError(error)) return done(error as Error)
-              void sendError(request, reply, error.statusCode, error.code, error.details)
-            },
-          )
+  if (roles.has('main'))
+    await app.register(fastifySwaggerUi, {
+      routePrefix: docsForStaffOnly ? `${MAIN_PREFIX}/admin/docs` : '/svc/docs',
+      ...(docsForStaffOnly && {
+        uiHooks: {
+          // Answered here, not thrown: this plugin comes before the error handler is installed.
+          onRequest: (request, reply, done) => {
+            docsStaff.sessionOf(request.cookies[COOKIE.staffSid]).then(
+              () => done(),
+              (error: unknown) => {
+                if (!isAppError(error)) return done(error as Error)
+                void sendError(request, reply, error.statusCode, error.code, error.details)
+              },
+            )
+          },
         },
-      },
-    }),
+      }),
+    })
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: 16 * 1024 },
+    // At shutdown sockets are told to come back, each after its own wait (ADR 032).
+    preClose: closeSocketsForRestart(),
   })
-  await app.register(fastifyWebsocket, { options: { maxPayload: 16 * 1024 } })
 
   // 2. Platform.
   installErrorHandler(app)
@@ -600,13 +657,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     log: app.log,
   })
 
-  // 3. Routes, by service.
+  // 3. Routes, by service. Every instance answers the process endpoints; the rest by ROLES.
   await app.register(systemRoutes, { prefix: '/svc', clientConfig: config })
-  await app.register(mediaRoutes, { prefix: MEDIA_PREFIX })
-  await app.register(photoRoutes, {
-    prefix: MEDIA_PREFIX,
-    photos: PhotoService.forDatabase(database, clock),
-  })
+  const probes: ReadinessProbe[] = [databaseProbe(database)]
+  if (limitsRedis) probes.push({ name: 'redis', probe: () => limitsRedis.redis.ping() })
+  const readiness = new Readiness(probes)
+  app.decorate('readiness', readiness)
+  await app.register(readyRoutes, { prefix: '/svc', readiness })
+  if (roles.has('main')) {
+    await app.register(mediaRoutes, { prefix: MEDIA_PREFIX })
+    await app.register(photoRoutes, {
+      prefix: MEDIA_PREFIX,
+      photos: PhotoService.forDatabase(database, clock),
+    })
+  }
 
   const staff = StaffService.forDatabase(database, clock)
   // Remittances, withdrawals and overdue winners judge deposit under the bids' exposure lock.
@@ -671,56 +735,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     payPasswords: { isSet: async (userId) => (await accounts.find(userId)) !== undefined },
   })
   const pushLimits = { ...DEFAULT_PUSH_LIMITS, ...options.push?.limits }
-  await app.register(pushRoutes, {
-    prefix: '/svc/push',
-    bus,
-    service: new PushService(new PushRepository(database.db), clock, pushLimits, app.log),
-    clock,
-    maxConnectionsPerIp: pushLimits.maxConnectionsPerIp,
-    origins: {
-      allowed: parseOrigins([...SHOP_WEB_ORIGINS, ...(options.push?.allowedOrigins ?? [])]),
-      // Development: pages on this machine, whatever Host a dev proxy forwards (Vite, README).
-      loopback: options.env !== 'production',
-    },
-    proxyTrusted: (options.trustProxy ?? false) !== false,
-  })
-
-  // The platform's notices and its sandbox are not signed with our request HMAC.
-  await app.register(notifyRoutes, {
-    prefix: `${MAIN_PREFIX}/pay/notify`,
-    notices: new PayNotices({ check: (body) => wechat.checkNotice(body), payments, recharges }),
-  })
-  if (wechatPay.sandbox && wechatPay.key !== undefined) {
-    const sandbox = new WxPaySandbox(
-      { appId: wechatPay.appId, mchId: wechatPay.mchId, key: wechatPay.key },
-      wechatPay.noticeDelivery ?? httpDelivery(),
+  if (roles.has('push')) {
+    await app.register(pushRoutes, {
+      prefix: '/svc/push',
+      bus,
+      service: new PushService(new PushRepository(database.db), clock, pushLimits, app.log),
       clock,
-      { log: app.log, retryDelaysMs: wechatPay.sandboxRetryDelaysMs },
-    )
-    await app.register(wxpaySandboxRoutes, { prefix: WXPAY_SANDBOX_PREFIX, sandbox })
-  }
-  // The messaging platform's official account stood in for (ADR 013's pattern): OAuth, tokens,
-  // tickets. Decorated so tests can count what it issued (our client must cache tokens).
-  // The SMS provider's sandbox (ADR 028): outside production only, as it keeps codes in an outbox.
-  if ({ ...smsSettings(options.env), ...options.smsProvider }.sandbox) {
-    await app.register(smsSandboxRoutes, {
-      prefix: SMS_SANDBOX_PREFIX,
-      sandbox: options.smsSandbox ?? new SmsSandbox(SANDBOX_SMS_ACCOUNT, clock),
+      maxConnectionsPerIp: pushLimits.maxConnectionsPerIp,
+      origins: {
+        allowed: parseOrigins([...SHOP_WEB_ORIGINS, ...(options.push?.allowedOrigins ?? [])]),
+        // Development: pages on this machine, whatever Host a dev proxy forwards (Vite, README).
+        loopback: options.env !== 'production',
+      },
+      proxyTrusted: (options.trustProxy ?? false) !== false,
     })
   }
-  if (wechatMp.sandbox && wechatMp.secret !== undefined) {
-    const mpSandbox = new MpSandbox(
-      { appId: wechatMp.appId, secret: wechatMp.secret, name: MP_SANDBOX_ACCOUNT_NAME },
-      clock,
-    )
-    app.decorate('mpSandbox', mpSandbox)
-    await app.register(mpSandboxRoutes, { prefix: WX_SANDBOX_PREFIX, sandbox: mpSandbox })
-    // When that sandbox is our platform, a token or ticket cached in the database by an earlier run
-    // is one it no longer knows: every page's wx.config would be refused until the ticket expired.
-    const talksToOwnSandbox =
-      wechatMp.apiBase === undefined && options.wechatMp?.transport === undefined
-    if (talksToOwnSandbox) await wechatRepo.forgetTokens()
-  }
+
   // Issue 11 · the customer-service chat (modules/chat, ADR 018): persisted, then over the bus to
   // the collector's sockets (/svc/push/chat) and staff's (/svc/main/admin/chat/ws) on every instance.
   const chat = new ChatService({
@@ -734,194 +764,246 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     newImageKey: () => randomBytes(16).toString('hex'),
     limits: { ...DEFAULT_CHAT_LIMITS, ...options.chat?.limits },
   })
-  // The push role's own cookie check (a push service with no sockets of its own).
-  const chatSessions = new PushService(new PushRepository(database.db), clock, pushLimits, app.log)
-  const chatHub = new ChatHub(
-    chat,
-    clock,
-    (sid) => chatSessions.userOf(sid),
-    { ...DEFAULT_CHAT_SOCKET_LIMITS, ...options.chat?.socketLimits },
-    app.log,
-  )
-  const chatOrigins = {
-    allowed: parseOrigins([...SHOP_WEB_ORIGINS, ...(options.push?.allowedOrigins ?? [])]),
-    loopback: options.env !== 'production',
-  }
-  await app.register(chatSocketRoutes, {
-    prefix: '/svc/push',
-    hub: chatHub,
-    bus,
-    origins: chatOrigins,
-    maxConnectionsPerIp: pushLimits.maxConnectionsPerIp,
-  })
-
-  // Issue 12 · the operator API and console areas, once every service they call exists.
   const staffRouteTable: StaffRouteEntry[] = []
   app.decorate('staffRouteTable', staffRouteTable)
-  await app.register(staffRoutes, {
-    prefix: `${MAIN_PREFIX}/admin`,
-    routeTable: staffRouteTable,
-    service: staff,
-    clock,
-    loginLimit: limits.staffLogin,
-    delivery,
-    operations: {
-      listings: new ListingService({
-        transact: transactor(database),
+  // The main role: its API, the staff console, the platforms' notices and sandboxes, the chat.
+  if (roles.has('main')) {
+    // The platform's notices and its sandbox are not signed with our request HMAC.
+    await app.register(notifyRoutes, {
+      prefix: `${MAIN_PREFIX}/pay/notify`,
+      notices: new PayNotices({ check: (body) => wechat.checkNotice(body), payments, recharges }),
+    })
+    if (wechatPay.sandbox && wechatPay.key !== undefined) {
+      const sandbox = new WxPaySandbox(
+        { appId: wechatPay.appId, mchId: wechatPay.mchId, key: wechatPay.key },
+        wechatPay.noticeDelivery ?? httpDelivery(),
         clock,
-        listings: new ListingRepository(database.dialect),
-        priceSteps: () => bidding.priceSteps(),
-      }),
-      counter: new CounterService({ users, ledger }),
-      coupons,
-      banking,
-      forfeits,
-      bookings,
-    },
-    // Issue 12 · the console's areas, each route naming its roles (ADR 021).
-    areas: async (scope) => {
-      await scope.register(chatStaffRoutes, {
-        service: chat,
-        hub: chatHub,
-        origins: chatOrigins,
-        sessionOf: (sid) => staff.sessionOf(sid),
-      })
-      // Issue 12 · catalogue (specials, lots, photos, CSV import) registers here.
-      await scope.register(photoStaffRoutes, { photos: PhotoService.forDatabase(database, clock) })
-      await scope.register(staffCatalogueRoutes, {
-        service: StaffCatalogueService.forDatabase(
-          database,
-          clock,
-          () => bidding.priceSteps(),
-          options.imageHosts,
-        ),
-      })
-      // Issue 12 · catalogue settings (mall items, categories, banners, coupons, increments) here.
-      await scope.register(catalogSettingsArea, { database, clock })
-      // Issue 12 · sales (live view, results, relist, overdue) registers here.
-      await scope.register(salesStaffRoutes, {
-        service: new SalesService({
-          transact: transactor(database),
-          clock,
-          sales: new SalesRepository(database.db, database.dialect),
-          priceSteps: () => bidding.priceSteps(),
-          // The catalogue's addLot inside the relist's own transaction: one change, or none.
-          addLotIn: (tx, input, steps) =>
-            new ListingService({
-              transact: (work) => work(tx),
-              clock,
-              listings: new ListingRepository(database.dialect),
-              priceSteps: () => Promise.resolve(steps),
-            }).addLot(input),
-          depositOf: async (userId) => (await ledger.balances(userId)).deposit,
-        }),
-      })
-      // Issue 12 · money (adjustments, refunds, ledger report) registers here.
-      const money = moneyDeskFor({ database, clock, ledger, heldDeposit, bidding })
-      await scope.register(moneyDeskRoutes, money)
-      // Issue 12 · fulfilment (pickups by slot, pick lists) registers here.
-      await scope.register(fulfilmentStaffRoutes, {
-        fulfilment: new FulfilmentService({ clock, repo: new FulfilmentRepository(database.db) }),
-      })
-    },
-  })
-  await app.register(
-    async (main) => {
-      const verify = signedRequestHook(MAIN_PREFIX, 'main', signing)
-      main.addHook('onRequest', verify)
-      const demoDeposit = options.demoDeposit ?? 0
-      const passport = new PassportService(
-        passportRepo,
-        smsSenderFor(app, options, clock),
-        clock,
-        options.env !== 'production',
-        demoDeposit > 0
-          ? async (userId) => {
-              await ledger.creditDeposit(userId, demoDeposit, 'demo deposit')
-            }
-          : undefined,
+        { log: app.log, retryDelaysMs: wechatPay.sandboxRetryDelaysMs },
       )
-      await main.register(passportRoutes, { service: passport, rateLimit: limits })
-      await main.register(userRoutes, { service: users })
-      await main.register(noticesRoutes, { service: notices })
-      await main.register(bankingRoutes, {
-        service: banking,
-        remittanceLimit: limits.remittance ?? 30,
+      await app.register(wxpaySandboxRoutes, { prefix: WXPAY_SANDBOX_PREFIX, sandbox })
+    }
+    // The messaging platform's official account stood in for (ADR 013's pattern): OAuth, tokens,
+    // tickets. Decorated so tests can count what it issued (our client must cache tokens).
+    // The SMS provider's sandbox (ADR 028): outside production only, as it keeps codes in an outbox.
+    if ({ ...smsSettings(options.env), ...options.smsProvider }.sandbox) {
+      await app.register(smsSandboxRoutes, {
+        prefix: SMS_SANDBOX_PREFIX,
+        sandbox: options.smsSandbox ?? new SmsSandbox(SANDBOX_SMS_ACCOUNT, clock),
       })
-      await main.register(financeRoutes, {
-        finance: new FinanceService({
-          transact: transactor(database),
-          clock,
-          ledger,
-          holds: { heldDeposit: (tx, userId) => bidding.heldDeposit(tx, userId) },
-          idempotency: new IdempotencyStore(database.db),
-        }),
-      })
-      await main.register(accountRoutes, {
-        service: new AccountService({
-          clock,
-          accounts,
-          hasher: payPasswordHasher,
-          verifier: payPasswords,
-          consumeSmsCode: (mobile, code) => passport.consumeCode(mobile, code),
-        }),
-        setPayPasswordLimit: limits.payPassword ?? 10,
-      })
-      await main.register(catalogRoutes, {
-        service: catalog,
+    }
+    if (wechatMp.sandbox && wechatMp.secret !== undefined) {
+      const mpSandbox = new MpSandbox(
+        { appId: wechatMp.appId, secret: wechatMp.secret, name: MP_SANDBOX_ACCOUNT_NAME },
         clock,
-        viewerOf: (lotId, userId) => bidding.stakeIn(lotId, userId),
-        mallViewerOf: (productNo, userId) => mall.viewerOf(productNo, userId),
-      })
-      await main.register(biddingRoutes, { service: bidding })
-      await main.register(orderRoutes, {
-        service: mallOrders,
-        groups: new OrderGroups({ reads: new OrderReads(database.db), clock }),
-      })
-      await main.register(bookingRoutes, { service: bookings })
-      await main.register(mallRoutes, { service: mall })
-      await main.register(paymentRoutes, { payments, recharges })
-      await main.register(couponRoutes, { service: coupons })
-      await main.register(addressRoutes, { service: addresses })
-      await main.register(deliveryRoutes, { service: delivery })
-      // [issue 11 · messaging-platform sign-in and share signature: helper B]
-      await main.register(wechatRoutes, {
-        service: new WechatService({
-          transact: transactor(database),
-          clock,
-          repo: wechatRepo,
-          mp,
-          passport,
-          tokens: new SharedPlatformTokens(wechatRepo, clock, options.wechatMp?.tokens),
-        }),
-        bindLimit: limits.login,
-      })
-      await main.register(chatRoutes, { service: chat })
-      // Unknown paths are checked for a signature too, so they reveal nothing to strangers.
-      main.setNotFoundHandler({ preHandler: verify }, (request, reply) =>
-        sendError(request, reply, 404, 'NOT_FOUND'),
       )
-    },
-    { prefix: MAIN_PREFIX },
-  )
+      app.decorate('mpSandbox', mpSandbox)
+      await app.register(mpSandboxRoutes, { prefix: WX_SANDBOX_PREFIX, sandbox: mpSandbox })
+      // When that sandbox is our platform, a token or ticket cached in the database by an earlier run
+      // is one it no longer knows: every page's wx.config would be refused until the ticket expired.
+      const talksToOwnSandbox =
+        wechatMp.apiBase === undefined && options.wechatMp?.transport === undefined
+      if (talksToOwnSandbox) await wechatRepo.forgetTokens()
+    }
+    // The push role's own cookie check (a push service with no sockets of its own).
+    const chatSessions = new PushService(
+      new PushRepository(database.db),
+      clock,
+      pushLimits,
+      app.log,
+    )
+    const chatHub = new ChatHub(
+      chat,
+      clock,
+      (sid) => chatSessions.userOf(sid),
+      { ...DEFAULT_CHAT_SOCKET_LIMITS, ...options.chat?.socketLimits },
+      app.log,
+    )
+    const chatOrigins = {
+      allowed: parseOrigins([...SHOP_WEB_ORIGINS, ...(options.push?.allowedOrigins ?? [])]),
+      loopback: options.env !== 'production',
+    }
+    await app.register(chatSocketRoutes, {
+      prefix: '/svc/push',
+      hub: chatHub,
+      bus,
+      origins: chatOrigins,
+      maxConnectionsPerIp: pushLimits.maxConnectionsPerIp,
+    })
 
-  await app.register(
-    async (search) => {
-      const verify = signedRequestHook(SEARCH_PREFIX, 'search', signing)
-      search.addHook('onRequest', verify)
-      await search.register(searchRoutes, { service: new SearchService(catalogRepo, clock) })
-      search.setNotFoundHandler({ preHandler: verify }, (request, reply) =>
-        sendError(request, reply, 404, 'NOT_FOUND'),
-      )
-    },
-    { prefix: SEARCH_PREFIX },
-  )
+    // Issue 12 · the operator API and console areas, once every service they call exists.
+    await app.register(staffRoutes, {
+      prefix: `${MAIN_PREFIX}/admin`,
+      routeTable: staffRouteTable,
+      service: staff,
+      clock,
+      loginLimit: limits.staffLogin,
+      delivery,
+      operations: {
+        listings: new ListingService({
+          transact: transactor(database),
+          clock,
+          listings: new ListingRepository(database.dialect),
+          priceSteps: () => bidding.priceSteps(),
+        }),
+        counter: new CounterService({ users, ledger }),
+        coupons,
+        banking,
+        forfeits,
+        bookings,
+      },
+      // Issue 12 · the console's areas, each route naming its roles (ADR 021).
+      areas: async (scope) => {
+        await scope.register(chatStaffRoutes, {
+          service: chat,
+          hub: chatHub,
+          origins: chatOrigins,
+          sessionOf: (sid) => staff.sessionOf(sid),
+        })
+        // Issue 12 · catalogue (specials, lots, photos, CSV import) registers here.
+        await scope.register(photoStaffRoutes, {
+          photos: PhotoService.forDatabase(database, clock),
+        })
+        await scope.register(staffCatalogueRoutes, {
+          service: StaffCatalogueService.forDatabase(
+            database,
+            clock,
+            () => bidding.priceSteps(),
+            options.imageHosts,
+          ),
+        })
+        // Issue 12 · catalogue settings (mall items, categories, banners, coupons, increments) here.
+        await scope.register(catalogSettingsArea, { database, clock })
+        // Issue 12 · sales (live view, results, relist, overdue) registers here.
+        await scope.register(salesStaffRoutes, {
+          service: new SalesService({
+            transact: transactor(database),
+            clock,
+            sales: new SalesRepository(database.db, database.dialect),
+            priceSteps: () => bidding.priceSteps(),
+            // The catalogue's addLot inside the relist's own transaction: one change, or none.
+            addLotIn: (tx, input, steps) =>
+              new ListingService({
+                transact: (work) => work(tx),
+                clock,
+                listings: new ListingRepository(database.dialect),
+                priceSteps: () => Promise.resolve(steps),
+              }).addLot(input),
+            depositOf: async (userId) => (await ledger.balances(userId)).deposit,
+          }),
+        })
+        // Issue 12 · money (adjustments, refunds, ledger report) registers here.
+        const money = moneyDeskFor({ database, clock, ledger, heldDeposit, bidding })
+        await scope.register(moneyDeskRoutes, money)
+        // Issue 12 · fulfilment (pickups by slot, pick lists) registers here.
+        await scope.register(fulfilmentStaffRoutes, {
+          fulfilment: new FulfilmentService({ clock, repo: new FulfilmentRepository(database.db) }),
+        })
+      },
+    })
+    await app.register(
+      async (main) => {
+        const verify = signedRequestHook(MAIN_PREFIX, 'main', signing)
+        main.addHook('onRequest', verify)
+        const demoDeposit = options.demoDeposit ?? 0
+        const passport = new PassportService(
+          passportRepo,
+          smsSenderFor(app, options, clock),
+          clock,
+          options.env !== 'production',
+          demoDeposit > 0
+            ? async (userId) => {
+                await ledger.creditDeposit(userId, demoDeposit, 'demo deposit')
+              }
+            : undefined,
+        )
+        await main.register(passportRoutes, { service: passport, rateLimit: limits })
+        await main.register(userRoutes, { service: users })
+        await main.register(noticesRoutes, { service: notices })
+        await main.register(bankingRoutes, {
+          service: banking,
+          remittanceLimit: limits.remittance ?? 30,
+        })
+        await main.register(financeRoutes, {
+          finance: new FinanceService({
+            transact: transactor(database),
+            clock,
+            ledger,
+            holds: { heldDeposit: (tx, userId) => bidding.heldDeposit(tx, userId) },
+            idempotency: new IdempotencyStore(database.db),
+          }),
+        })
+        await main.register(accountRoutes, {
+          service: new AccountService({
+            clock,
+            accounts,
+            hasher: payPasswordHasher,
+            verifier: payPasswords,
+            consumeSmsCode: (mobile, code) => passport.consumeCode(mobile, code),
+          }),
+          setPayPasswordLimit: limits.payPassword ?? 10,
+        })
+        await main.register(catalogRoutes, {
+          service: catalog,
+          clock,
+          viewerOf: (lotId, userId) => bidding.stakeIn(lotId, userId),
+          mallViewerOf: (productNo, userId) => mall.viewerOf(productNo, userId),
+        })
+        await main.register(biddingRoutes, { service: bidding })
+        await main.register(orderRoutes, {
+          service: mallOrders,
+          groups: new OrderGroups({ reads: new OrderReads(database.db), clock }),
+        })
+        await main.register(bookingRoutes, { service: bookings })
+        await main.register(mallRoutes, { service: mall })
+        await main.register(paymentRoutes, { payments, recharges })
+        await main.register(couponRoutes, { service: coupons })
+        await main.register(addressRoutes, { service: addresses })
+        await main.register(deliveryRoutes, { service: delivery })
+        // [issue 11 · messaging-platform sign-in and share signature: helper B]
+        await main.register(wechatRoutes, {
+          service: new WechatService({
+            transact: transactor(database),
+            clock,
+            repo: wechatRepo,
+            mp,
+            passport,
+            tokens: new SharedPlatformTokens(wechatRepo, clock, options.wechatMp?.tokens),
+          }),
+          bindLimit: limits.login,
+        })
+        await main.register(chatRoutes, { service: chat })
+        // Unknown paths are checked for a signature too, so they reveal nothing to strangers.
+        main.setNotFoundHandler({ preHandler: verify }, (request, reply) =>
+          sendError(request, reply, 404, 'NOT_FOUND'),
+        )
+      },
+      { prefix: MAIN_PREFIX },
+    )
+  }
+
+  if (roles.has('search')) {
+    await app.register(
+      async (search) => {
+        const verify = signedRequestHook(SEARCH_PREFIX, 'search', signing)
+        search.addHook('onRequest', verify)
+        await search.register(searchRoutes, { service: new SearchService(catalogRepo, clock) })
+        search.setNotFoundHandler({ preHandler: verify }, (request, reply) =>
+          sendError(request, reply, 404, 'NOT_FOUND'),
+        )
+      },
+      { prefix: SEARCH_PREFIX },
+    )
+  }
 
   // 4. The web app and the fallbacks.
   // first-screen (issue 13): the landing pages sign their inlined calls with the app's clock.
-  const web = await serveWebApp(app, options.webDist, config, { now: () => options.clock.now() })
+  // The web app belongs to the main role; elsewhere every unknown path is a coded 404.
+  const web = roles.has('main')
+    ? await serveWebApp(app, options.webDist, config, { now: () => options.clock.now() })
+    : undefined
   app.setNotFoundHandler((request, reply) => {
     const isPage =
+      web !== undefined &&
       request.method === 'GET' &&
       !request.url.startsWith('/svc') &&
       !/\.\w+($|\?)/.test(request.url)

@@ -27,4 +27,21 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ SMS_ENDPOINT: value }), value).toThrow(/SMS_ENDPOINT/)
     }
   })
+
+  it('serves every role unless ROLES names some, and refuses a name that is not a role', () => {
+    expect(loadConfig({}).roles).toEqual(['main', 'search', 'push'])
+    expect(loadConfig({ ROLES: 'push, MAIN' }).roles).toEqual(['main', 'push'])
+    expect(loadConfig({ ROLES: 'search' }).roles).toEqual(['search'])
+    for (const value of ['mian', 'main,,push', 'main,jobs', ',']) {
+      expect(() => loadConfig({ ROLES: value }), value).toThrow(/ROLES: unknown role/)
+    }
+  })
+
+  it('waits 10 s for requests in flight at shutdown unless SHUTDOWN_TIMEOUT_MS says otherwise', () => {
+    expect(loadConfig({}).shutdownTimeoutMs).toBe(10_000)
+    expect(loadConfig({ SHUTDOWN_TIMEOUT_MS: '2500' }).shutdownTimeoutMs).toBe(2500)
+    for (const value of ['-1', '1.5', 'soon', '600001']) {
+      expect(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: value }), value).toThrow(/SHUTDOWN_TIMEOUT_MS/)
+    }
+  })
 })

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { DEFAULT_QUOTA_MULTIPLIER } from '@numisma/domain/quota'
 import { DEFAULT_CHAT_AGENT_ID } from '@numisma/contracts/chat'
 import { z } from 'zod'
+import { parseRoles, type Role } from './roles'
 
 /** The process contract of DESIGN §9, read once from the environment. */
 const EnvSchema = z.object({
@@ -83,6 +84,10 @@ const EnvSchema = z.object({
   STAFF_LOGINS_PER_WINDOW: z.coerce.number().int().min(1).max(1_000_000).optional(),
   /** The customer-service chat's agent id (spec §3's fixed default peer). */
   CHAT_AGENT_ID: z.string().min(1).max(64).optional(),
+  /** The services this instance serves, comma-separated (ADR 032); unset: main,search,push. */
+  ROLES: z.string().optional(),
+  /** How long a SIGTERM waits for requests in flight before closing them (ADR 032). */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
 })
 
 export interface Config {
@@ -113,6 +118,10 @@ export interface Config {
   smsPerAddressPerHour: number | undefined
   /** Staff sign-in attempts one address may make in 15 minutes (default 10). */
   staffLoginsPerWindow: number | undefined
+  /** The services this instance registers (ROLES; ADR 032). */
+  roles: Role[]
+  /** SHUTDOWN_TIMEOUT_MS: the bound on letting requests in flight finish after SIGTERM. */
+  shutdownTimeoutMs: number
 }
 
 /**
@@ -318,6 +327,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sms: smsSettings(mode, e),
     smsPerAddressPerHour: e.SMS_PER_ADDRESS_PER_HOUR,
     staffLoginsPerWindow: e.STAFF_LOGINS_PER_WINDOW,
+    roles: parseRoles(e.ROLES),
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   }
 }
 
