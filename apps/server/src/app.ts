@@ -401,7 +401,13 @@ function ownRateLimitRedis(app: FastifyInstance, url: string) {
   })
   return {
     redis,
-    store: sharedRateLimitStore({ redis, onRedisError: markDown, onRedisAnswer: markUp }),
+    store: sharedRateLimitStore({
+      redis,
+      onRedisError: markDown,
+      onRedisAnswer: markUp,
+      // Share pictures' renderings cost this instance's CPU: limited per instance (media/routes).
+      perInstance: (key) => key.startsWith('share-png:'),
+    }),
   }
 }
 

@@ -46,6 +46,8 @@ export interface SharedRateLimitDeps {
   onRedisError: (error: unknown) => void
   /** Called when a count reaches Redis again. */
   onRedisAnswer: () => void
+  /** Keys this instance counts alone, Redis or not. */
+  perInstance?: (key: string) => boolean
 }
 
 /**
@@ -56,9 +58,9 @@ export interface SharedRateLimitDeps {
  * had before Redis — rather than refusing every call (a 500 per request would take the shop down
  * with Redis) or letting everything through (SMS codes cost money and guard sign-in).
  *
- * A limiter made with `createRateLimit` (no route: the share-picture renderings' misses) stays
- * per instance on purpose: it protects this instance's CPU, which another instance's count says
- * nothing about.
+ * `perInstance` names keys counted by this instance alone whatever Redis does: a limit that
+ * protects this instance's CPU (the share pictures' renderings), which another instance's count
+ * says nothing about.
  */
 export function sharedRateLimitStore(deps: SharedRateLimitDeps): FastifyRateLimitStoreCtor {
   const local = new LocalCounts()
@@ -77,9 +79,9 @@ export function sharedRateLimitStore(deps: SharedRateLimitDeps): FastifyRateLimi
     ) {}
 
     incr(key: string, answer: Answer, timeWindow: number): void {
-      const counted = this.prefix === undefined ? undefined : `${this.prefix}${key}`
-      if (counted === undefined) {
-        answer(null, local.incr(`local:${key}`, timeWindow))
+      const counted = `${this.prefix ?? RATE_LIMIT_PREFIX}${key}`
+      if (deps.perInstance?.(key)) {
+        answer(null, local.incr(counted, timeWindow))
         return
       }
       redis.numismaRateLimit(counted, timeWindow, (error, result) => {
@@ -98,7 +100,8 @@ export function sharedRateLimitStore(deps: SharedRateLimitDeps): FastifyRateLimi
       // The plugin passes the route's merged settings, the route itself under `routeInfo`.
       const params = routeOptions as unknown as RouteParams
       const url = params.routeInfo?.url
-      if (url === undefined) return new Store(undefined, undefined)
+      // A limiter made with `createRateLimit` has no route: its keys carry their own namespace.
+      if (url === undefined) return new Store(undefined, RATE_LIMIT_PREFIX)
       const method = [params.routeInfo?.method ?? ''].flat().join(',')
       return new Store(undefined, `${RATE_LIMIT_PREFIX}${method}${url}:`)
     }
