@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -6,12 +5,22 @@ import path from 'node:path'
 import { COOKIE } from '@numisma/contracts/cookies'
 import { HEADER, osInfoHeader, signedHeaders } from '@numisma/contracts/signing'
 import { nextAmount, type PriceStep } from '@numisma/domain/increments'
-import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
-import { randomToken } from '../src/platform/crypto'
 import { type Database, openDatabase } from '../src/platform/db'
-import { PG_ADMIN_URL, testDatabases } from './helpers/databases'
+import { testDatabases } from './helpers/databases'
 import { expectLedgerSound } from './helpers/ledger'
+import {
+  type Answer,
+  createPostgresDatabase,
+  fetchSigningConfig,
+  type PostgresDatabase,
+  type SessionCredentials,
+  sendSigned,
+  ServerProcess,
+  type SigningConfig,
+  signRequest,
+  sleep,
+} from './helpers/server-process'
 
 /**
  * Crash safety (issue 15, deliverable 2): the real server process takes bids, mall orders,
@@ -23,7 +32,6 @@ import { expectLedgerSound } from './helpers/ledger'
  * is what the acknowledged credits and payments make it, stock + units ordered = initial, and
  * each lot's price and leader are those its bid history gives.
  */
-const ROOT = path.resolve(import.meta.dirname, '../../..')
 const ADMIN_PASSWORD = 'crash-safety-admin-password'
 const PAY_PASSWORD = '246802'
 const BUYERS = 8
@@ -41,101 +49,19 @@ const BALANCE = 5_000_000
 
 const databases = (await testDatabases()).map((d) => d.name)
 
-// --- The server process ------------------------------------------------------------------------
-
-class ServerProcess {
-  private child: ChildProcess | undefined
-  private output = ''
-  private readonly errors: string[] = []
-
-  /** The port the running (or last) process bound: PORT=0, so each start picks a free one. */
-  private port: number | undefined
-
-  constructor(private readonly env: Record<string, string>) {}
-
-  get baseUrl(): string {
-    if (this.port === undefined) throw new Error('the server has not started')
-    return `http://127.0.0.1:${this.port}`
-  }
-
-  async start(): Promise<void> {
-    this.output = ''
-    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/server.ts'], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...this.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    this.child = child
-    child.stdout.on('data', (d: Buffer) => {
-      this.output += d.toString()
-      for (const line of d.toString().split('\n')) {
-        if (/"level":(5|6)0/.test(line)) this.errors.push(line)
-      }
-    })
-    child.stderr.on('data', (d: Buffer) => (this.output += d.toString()))
-    const deadline = Date.now() + 30_000
-    while (Date.now() < deadline) {
-      if (child.exitCode !== null || child.signalCode !== null) {
-        throw new Error(`server exited while starting:\n${this.output}`)
-      }
-      // Logged once it listens, with the port it bound; only then is that port this server's.
-      const up = /Numisma is up: http:\/\/localhost:(\d+)/.exec(this.output)
-      if (up) {
-        this.port = Number(up[1])
-        if ((await fetch(`${this.baseUrl}/svc/health`)).ok) return
-      }
-      await sleep(100)
-    }
-    throw new Error(`server did not become healthy:\n${this.output}`)
-  }
-
-  /** Ends the process (SIGKILL: no shutdown hook runs) and waits until it is gone. */
-  async stop(signal: NodeJS.Signals): Promise<void> {
-    const child = this.child
-    if (!child || child.exitCode !== null || child.signalCode !== null) return
-    const exited = new Promise((resolve) => child.once('exit', resolve))
-    child.kill(signal)
-    await exited
-  }
-
-  /** Error-level (and worse) lines logged by every process started so far. */
-  get errorLines(): string[] {
-    return this.errors
-  }
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
 // --- Signed HTTP clients -----------------------------------------------------------------------
 
-interface Buyer {
-  userId: string
-  id: string
-  key: string
-  sid: string
-  deviceId: string
-}
-
-interface Answer {
-  status: number
-  body: unknown
-}
-
-interface ClientConfig {
-  apps: { h5: { id: string; key: string } }
-  signSecret: string
-}
+type Buyer = SessionCredentials
 
 class Api {
-  config!: ClientConfig
+  config!: SigningConfig
   staffCookie = ''
 
   constructor(private readonly server: ServerProcess) {}
 
   /** After each (re)start: the public signing config and a fresh staff session. */
   async connect(): Promise<void> {
-    const res = await fetch(`${this.server.baseUrl}/svc/client-config`)
-    this.config = ((await res.json()) as { data: ClientConfig }).data
+    this.config = await fetchSigningConfig(this.server.baseUrl)
     const login = await fetch(`${this.server.baseUrl}/svc/main/admin/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -149,31 +75,18 @@ class Api {
   }
 
   /** A call signed like the web client (a fresh nonce and timestamp every time). */
-  async call(
+  call(
     method: 'GET' | 'POST',
     pathAfterBase: string,
     options: { as?: Buyer; body?: unknown; key?: string; deviceId?: string } = {},
   ): Promise<Answer> {
-    const { as } = options
-    const headers: Record<string, string> = signedHeaders({
-      method,
-      path: pathAfterBase,
-      appId: as?.id ?? this.config.apps.h5.id,
-      key: as?.key ?? this.config.apps.h5.key,
-      deviceId: as?.deviceId ?? options.deviceId ?? 'crash-safety',
-      signSecret: this.config.signSecret,
-      osInfo: osInfoHeader(),
-      userId: as?.userId,
-    })
-    if (as) headers.cookie = `${COOKIE.sid}=${as.sid}`
-    if (options.key) headers[HEADER.idempotencyKey] = options.key
-    if (options.body !== undefined) headers['content-type'] = 'application/json'
-    const res = await fetch(`${this.server.baseUrl}/svc/main${pathAfterBase}`, {
-      method,
-      headers,
-      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
-    })
-    return { status: res.status, body: await res.json() }
+    return sendSigned(
+      this.server.baseUrl,
+      signRequest(this.config, method, pathAfterBase, {
+        deviceId: 'crash-safety',
+        ...options,
+      }),
+    )
   }
 
   /** A staff call under an Idempotency-Key, answered whatever its status. */
@@ -852,33 +765,6 @@ function refusalCounts(world: World): Record<string, number> {
 
 // --- The suite ----------------------------------------------------------------------------------
 
-interface PostgresDatabase {
-  url: string
-  drop(): Promise<void>
-}
-
-/** A fresh, empty PostgreSQL database, as helpers/databases.ts makes them (the server migrates it). */
-async function createPostgresDatabase(): Promise<PostgresDatabase> {
-  const name = `numisma_crash_${randomToken(8)
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, '')}`
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL })
-  await admin.connect()
-  await admin.query(`create database ${name}`)
-  await admin.end()
-  const url = new URL(PG_ADMIN_URL)
-  url.pathname = `/${name}`
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const cleanup = new pg.Client({ connectionString: PG_ADMIN_URL })
-      await cleanup.connect()
-      await cleanup.query(`drop database if exists ${name} with (force)`)
-      await cleanup.end()
-    },
-  }
-}
-
 describe.each(databases)('crash safety on %s', (kind) => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'numisma-crash-'))
   let postgres: PostgresDatabase | undefined
@@ -897,7 +783,7 @@ describe.each(databases)('crash safety on %s', (kind) => {
     { timeout: 150_000 },
     async () => {
       const started = Date.now()
-      if (kind === 'postgres') postgres = await createPostgresDatabase()
+      if (kind === 'postgres') postgres = await createPostgresDatabase('numisma_crash')
       server = new ServerProcess({
         // Any free port, read from the log: a fixed one clashes with a dev server or another file.
         PORT: '0',

@@ -1,0 +1,830 @@
+import { randomUUID } from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import type { BidResult } from '@numisma/contracts/bidding'
+import { type LotState, placeBid, type PriceChange } from '@numisma/domain/bid-engine'
+import { nextAmount, type PriceStep } from '@numisma/domain/increments'
+import { sql } from 'kysely'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { CatalogRepository } from '../src/modules/catalog/repository'
+import { LedgerService } from '../src/modules/ledger/service'
+import { PassportRepository } from '../src/modules/passport/repository'
+import { systemClock } from '../src/platform/clock'
+import { randomToken, sha256Hex } from '../src/platform/crypto'
+import { type Database, openDatabase } from '../src/platform/db'
+import { loadPublicApps } from '../src/platform/public-apps'
+import { SettingsRepository } from '../src/platform/settings-repository'
+import { testDatabases } from './helpers/databases'
+import { openPush, type PushInbox } from './helpers/push-client'
+import { REDIS_TEST_URL, redisAvailable } from './helpers/redis'
+import {
+  type Answer,
+  createPostgresDatabase,
+  type PostgresDatabase,
+  type SessionCredentials,
+  sendSigned,
+  ServerProcess,
+  type SigningConfig,
+  signRequest,
+  sleep,
+} from './helpers/server-process'
+
+/**
+ * Issue 14 item 4: two real server processes (`node --import tsx apps/server/src/server.ts`) on one
+ * PostgreSQL database and one Redis, each with its jobs (the closing sweeper among them) running,
+ * as a production deployment runs them behind a load balancer. The in-process version
+ * (multi-instance.test.ts) shares a clock and a database handle; here nothing is shared but the
+ * database and Redis, and requests go over HTTP, signed like the web client.
+ *
+ * NUMISMA_ENV=production: that is the mode several instances are deployed in (DESIGN §1), and the
+ * one whose defaults matter here — no sandboxes, push origins as production checks them, nonces in
+ * Redis. Production hands out no SMS codes, so users, sessions, deposits and lots are written
+ * straight to the database before the processes start (as bench/bids.ts does).
+ */
+const postgresAvailable = (await testDatabases()).some((d) => d.name === 'postgres')
+const redis = await redisAvailable()
+
+const USERS = 8
+const CLOSERS = 4
+const DEPOSIT = 10_000_000_000
+const START_PRICE = 10_000
+const MINUTE = 60_000
+
+interface Fixture {
+  database: Database
+  postgres: PostgresDatabase
+  config: SigningConfig
+  users: SessionCredentials[]
+  /** Winners of the closing lots (d): notices of their own, nothing else on them. */
+  closers: SessionCredentials[]
+  specialId: number
+  lots: { concurrent: number; latency: number; replay: number; kill: number }
+}
+
+// --- Fixtures, written straight to the database ------------------------------------------------
+
+async function createUsers(database: Database, tag: string, count: number, from: number) {
+  const passport = new PassportRepository(database.db)
+  const ledger = new LedgerService(database, systemClock)
+  const now = Date.now()
+  const users: SessionCredentials[] = []
+  for (let i = 0; i < count; i++) {
+    const user = await passport.findOrCreateUser(
+      `139${tag}${String(from + i).padStart(4, '0')}`,
+      `multi${from + i}`,
+      now,
+    )
+    const sid = randomToken(32)
+    const session = { id: `s_${randomToken(15)}`, key: randomToken(24) }
+    const deviceId = `multi-process-${from + i}`
+    await passport.insertSession({
+      id: session.id,
+      userId: user.id,
+      key: session.key,
+      sidHash: sha256Hex(sid),
+      deviceId,
+      now,
+      expiresAt: now + 86_400_000,
+    })
+    await ledger.creditDeposit(user.id, DEPOSIT, 'multi-process deposit')
+    users.push({ userId: String(user.id), id: session.id, key: session.key, sid, deviceId })
+  }
+  return users
+}
+
+async function createSpecial(database: Database, endsAt: number): Promise<number> {
+  const now = Date.now()
+  return new CatalogRepository(database.db).insertSpecial({
+    title: '多实例测试专场',
+    subtitle: '',
+    description: '',
+    cover: '',
+    starts_at: now - MINUTE,
+    ends_at: endsAt,
+    stagger_seconds: 0,
+    // No soft close: a lot's end stays where the suite put it, and the replay's `at` is any time.
+    soft_close_window_seconds: 0,
+    soft_close_extend_seconds: 0,
+    created_at: now,
+  })
+}
+
+/** Open lots of one special, ending at the given times; their ids in that order. */
+async function createLots(database: Database, specialId: number, ends: number[]) {
+  const catalog = new CatalogRepository(database.db)
+  const now = Date.now()
+  const before = new Set((await catalog.lotsOfSpecial(specialId)).map((l) => l.id))
+  const first = (await catalog.lotsOfSpecial(specialId)).length
+  await catalog.insertLots(
+    ends.map((endsAt, i) => ({
+      special_id: specialId,
+      lot_no: first + i + 1,
+      category_id: null,
+      title: `多实例测试拍品 ${first + i + 1}`,
+      subtitle: '',
+      description: '',
+      images: '[]',
+      grade_code: 0,
+      grading_service: null,
+      cert_no: null,
+      year: '',
+      denomination: '',
+      material: '',
+      start_price: START_PRICE,
+      reserve_price: null,
+      starts_at: now - MINUTE,
+      ends_at: endsAt,
+      export_banned: 0,
+      status: 'open',
+      price: null,
+      bid_count: 0,
+      leader_id: null,
+      created_at: now,
+    })),
+  )
+  return (await catalog.lotsOfSpecial(specialId))
+    .map((l) => l.id)
+    .filter((id) => !before.has(id))
+    .sort((a, b) => a - b)
+}
+
+async function setUp(postgres: PostgresDatabase): Promise<Fixture> {
+  // Opening it migrates it: the two processes then start on a migrated database.
+  const database = await openDatabase({ url: postgres.url, poolSize: 4 })
+  // Lot ids far from those of other suites' fresh databases: the Redis push channel is one per
+  // Redis, so a suite running beside this one publishes its lot 1, 2, 3… to our watchers too.
+  const base = 100_000_000 + Math.floor(Math.random() * 1_000_000_000)
+  await sql`select setval(pg_get_serial_sequence('lots', 'id'), ${base})`.execute(database.db)
+  const tag = String(process.pid % 100).padStart(2, '0')
+  const users = await createUsers(database, tag, USERS, 0)
+  const closers = await createUsers(database, tag, CLOSERS, USERS)
+  const specialId = await createSpecial(database, Date.now() + 60 * MINUTE)
+  const [concurrent, latency, replay, kill] = await createLots(
+    database,
+    specialId,
+    Array.from({ length: 4 }, () => Date.now() + 60 * MINUTE),
+  )
+  const apps = await loadPublicApps(new SettingsRepository(database.db))
+  return {
+    database,
+    postgres,
+    config: { apps: { h5: apps.h5 }, signSecret: apps.signSecret },
+    users,
+    closers,
+    specialId,
+    lots: { concurrent: concurrent!, latency: latency!, replay: replay!, kill: kill! },
+  }
+}
+
+function serverEnv(postgres: PostgresDatabase, dataDir: string): Record<string, string> {
+  return {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DATABASE_URL: postgres.url,
+    REDIS_URL: REDIS_TEST_URL,
+    SEED: 'none',
+    NUMISMA_ENV: 'production',
+    SMS_PROVIDER: 'sandbox',
+    PAY_PASSWORD_PEPPER: 'multi-process-pepper-0123456789',
+    NUMISMA_ADMIN_PASSWORD: 'multi-process-admin-password',
+    // Info, for the "Numisma is up" line that names the bound port.
+    LOG_LEVEL: 'info',
+    LOG_FORMAT: 'json',
+  }
+}
+
+// --- Bids and what the domain says of them -------------------------------------------------------
+
+interface BidRequestBody {
+  lotId: number
+  amount: number
+  proxy: boolean
+}
+
+interface Sent {
+  user: SessionCredentials
+  body: BidRequestBody
+  via: 'A' | 'B'
+  key?: string
+  /** `lost`: no answer (the process died under it). */
+  outcome: 'acked' | 'refused' | 'lost'
+  answer?: Answer
+  sentAt: number
+  /** When its connection to A died under it (SIGKILL); it was then sent to B. */
+  lostOnA?: number
+}
+
+const resultOf = (s: Sent) => (s.answer!.body as { data: BidResult }).data
+
+async function lotStateAt0(database: Database, lotId: number): Promise<LotState> {
+  const lot = await database.db
+    .selectFrom('lots')
+    .select(['start_price', 'reserve_price', 'starts_at', 'ends_at'])
+    .where('id', '=', lotId)
+    .executeTakeFirstOrThrow()
+  return {
+    startPrice: lot.start_price,
+    reservePrice: lot.reserve_price,
+    price: null,
+    leaderId: null,
+    leaderSince: 0,
+    startsAt: lot.starts_at,
+    endsAt: lot.ends_at,
+    proxies: [],
+    bidCount: 0,
+  }
+}
+
+/**
+ * Replays the accepted bids through packages/domain placeBid, in the order their answers put them:
+ * by the bid count each answer reports. A bid that changes the price has a count of its own; one
+ * that does not (the leader raising their proxy) reports the count it was placed at, so it goes
+ * before the next bid that moves the count, the lower maximum first. Each answer must be the
+ * engine's for that bid; returns the engine's final state and the price changes it records.
+ */
+function replayThroughDomain(
+  initial: LotState,
+  accepted: { userId: number; body: BidRequestBody; result: BidResult }[],
+  steps: PriceStep[],
+): { state: LotState; changes: PriceChange[] } {
+  let state = initial
+  const changes: PriceChange[] = []
+  const remaining = [...accepted]
+  while (remaining.length > 0) {
+    const sameCount = remaining
+      .filter((b) => b.result.bidCount === state.bidCount)
+      .sort((x, y) => x.body.amount - y.body.amount)
+    const next =
+      sameCount[0] ??
+      remaining.reduce((min, b) => (b.result.bidCount < min.result.bidCount ? b : min))
+    remaining.splice(remaining.indexOf(next), 1)
+    const outcome = placeBid(
+      state,
+      { userId: next.userId, amount: next.body.amount, proxy: next.body.proxy, at: Date.now() },
+      { steps },
+    )
+    const what = `bid ${JSON.stringify({ userId: next.userId, ...next.body })} answered ${JSON.stringify(next.result)}`
+    if (!outcome.ok) throw new Error(`the domain refuses ${what}: ${outcome.code}`)
+    const mine = outcome.state.proxies.find((p) => p.userId === next.userId && p.active)
+    expect(
+      {
+        price: next.result.price,
+        bidCount: next.result.bidCount,
+        leading: next.result.leading,
+        myMax: next.result.myMax,
+        notLeading: next.result.notLeading,
+      },
+      what,
+    ).toEqual({
+      price: outcome.state.price,
+      bidCount: outcome.state.bidCount,
+      leading: outcome.leading,
+      myMax: mine ? mine.max : null,
+      notLeading: outcome.notLeading,
+    })
+    state = outcome.state
+    changes.push(...outcome.changes)
+  }
+  return { state, changes }
+}
+
+/** The lot's row, history and proxies are the domain's final state and changes. */
+async function expectLotIs(
+  database: Database,
+  lotId: number,
+  expected: { state: LotState; changes: PriceChange[] },
+) {
+  const db = database.db
+  const lot = await db
+    .selectFrom('lots')
+    .select(['price', 'leader_id', 'bid_count'])
+    .where('id', '=', lotId)
+    .executeTakeFirstOrThrow()
+  const bids = await db
+    .selectFrom('bids')
+    .select(['user_id', 'amount', 'auto'])
+    .where('lot_id', '=', lotId)
+    .orderBy('id')
+    .execute()
+  const proxies = await db
+    .selectFrom('proxies')
+    .select(['user_id', 'max_amount', 'active'])
+    .where('lot_id', '=', lotId)
+    .execute()
+  const { state, changes } = expected
+  expect(lot, `lot ${lotId}`).toEqual({
+    price: state.price,
+    leader_id: state.leaderId,
+    bid_count: state.bidCount,
+  })
+  expect(lot.bid_count, `lot ${lotId}: bid count = history rows`).toBe(bids.length)
+  expect(
+    bids.map((b) => ({ userId: b.user_id, amount: b.amount, auto: b.auto === 1 })),
+    `lot ${lotId}: bid history = the domain's price changes, in order`,
+  ).toEqual(changes)
+  const byUser = (a: { userId: number }, b: { userId: number }) => a.userId - b.userId
+  expect(
+    proxies
+      .map((p) => ({ userId: p.user_id, max: p.max_amount, active: p.active === 1 }))
+      .sort(byUser),
+    `lot ${lotId}: proxies`,
+  ).toEqual(
+    state.proxies.map((p) => ({ userId: p.userId, max: p.max, active: p.active })).sort(byUser),
+  )
+}
+
+/** The least next bid as the clients last learnt it, per lot. */
+class Floor {
+  private readonly least = new Map<number, number>()
+  constructor(private readonly steps: PriceStep[]) {}
+
+  get(lotId: number): number {
+    return this.least.get(lotId) ?? START_PRICE
+  }
+
+  learn(sent: Sent): void {
+    const lotId = sent.body.lotId
+    if (sent.outcome === 'acked') {
+      this.raise(lotId, nextAmount(resultOf(sent).price!, this.steps))
+    } else if (sent.outcome === 'refused') {
+      const minimum = (sent.answer!.body as { details?: { minimum?: number } }).details?.minimum
+      if (minimum !== undefined) this.raise(lotId, minimum)
+    }
+  }
+
+  private raise(lotId: number, amount: number) {
+    this.least.set(lotId, Math.max(this.get(lotId), amount))
+  }
+}
+
+const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)]!
+
+/** A bid at the least the client knows of, or a step or two above; now and then a proxy. */
+function nextBid(floor: Floor, steps: PriceStep[], lotId: number): BidRequestBody {
+  let amount = floor.get(lotId)
+  for (let i = pick([0, 0, 1, 2]); i > 0; i--) amount = nextAmount(amount, steps)
+  const proxy = Math.random() < 0.3
+  if (proxy) for (let i = pick([1, 2, 3]); i > 0; i--) amount = nextAmount(amount, steps)
+  return { lotId, amount, proxy }
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+
+// --- The suite ----------------------------------------------------------------------------------
+
+describe.runIf(postgresAvailable && redis)('two server processes on PostgreSQL + Redis', () => {
+  const dataDirs = [0, 1].map(() => fs.mkdtempSync(path.join(os.tmpdir(), 'numisma-multi-')))
+  let fixture: Fixture
+  let a: ServerProcess
+  let b: ServerProcess
+  let steps: PriceStep[]
+  const sockets: PushInbox[] = []
+  const base = (via: 'A' | 'B') => (via === 'A' ? a : b).baseUrl
+
+  beforeAll(async () => {
+    const postgres = await createPostgresDatabase('numisma_multi')
+    fixture = await setUp(postgres)
+    a = new ServerProcess(serverEnv(postgres, dataDirs[0]!))
+    b = new ServerProcess(serverEnv(postgres, dataDirs[1]!))
+    // Together, as a deployment's instances start.
+    await Promise.all([a.start(45_000), b.start(45_000)])
+    const res = await sendSigned(
+      a.baseUrl,
+      signRequest(fixture.config, 'GET', '/bidding/price-step'),
+    )
+    expect(res.status).toBe(200)
+    steps = (res.body as { data: PriceStep[] }).data
+  }, 60_000)
+
+  afterAll(async () => {
+    for (const s of sockets) s.socket.terminate()
+    await a?.stop('SIGKILL')
+    await b?.stop('SIGKILL')
+    await fixture?.database.close()
+    await fixture?.postgres.drop()
+    for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true })
+  })
+
+  /** Sends one bid; the outcome and answer are recorded on it (a 5xx fails the suite). */
+  async function send(sent: Sent): Promise<void> {
+    try {
+      sent.answer = await sendSigned(
+        base(sent.via),
+        signRequest(fixture.config, 'POST', '/bidding/bid', {
+          as: sent.user,
+          body: sent.body,
+          key: sent.key,
+        }),
+      )
+    } catch {
+      sent.outcome = 'lost'
+      return
+    }
+    const { status } = sent.answer
+    if (status >= 500) {
+      const errors = (sent.via === 'A' ? a : b).errorLines.slice(-3).join('\n')
+      throw new Error(`${status} from ${sent.via}: ${JSON.stringify(sent)}\nits log:\n${errors}`)
+    }
+    sent.outcome = status === 200 ? 'acked' : 'refused'
+  }
+
+  it('serialises concurrent bids on one lot across both instances as the domain would', async () => {
+    const lotId = fixture.lots.concurrent
+    const floor = new Floor(steps)
+    const sent: Sent[] = []
+    const deadline = Date.now() + 4_000
+    let turn = 0
+    // Two clients per user, so the same bidder also races itself across the instances.
+    const worker = async (user: SessionCredentials) => {
+      while (Date.now() < deadline && sent.length < 400) {
+        const s: Sent = {
+          user,
+          body: nextBid(floor, steps, lotId),
+          via: turn++ % 2 === 0 ? 'A' : 'B',
+          outcome: 'lost',
+          sentAt: Date.now(),
+        }
+        sent.push(s)
+        await send(s)
+        floor.learn(s)
+      }
+    }
+    await Promise.all(fixture.users.flatMap((u) => [worker(u), worker(u)]))
+
+    expect(
+      sent.filter((s) => s.outcome === 'lost'),
+      'unanswered bids',
+    ).toEqual([])
+    const acked = sent.filter((s) => s.outcome === 'acked')
+    const refusals = new Map<string, number>()
+    for (const s of sent.filter((s) => s.outcome === 'refused')) {
+      const code = (s.answer!.body as { code: string }).code
+      refusals.set(code, (refusals.get(code) ?? 0) + 1)
+    }
+    // A refusal is a bid the lot's state turned down, nothing else (no signing or session trouble).
+    expect(
+      [...refusals.keys()].filter((c) => !['BID_TOO_LOW', 'ALREADY_LEADING'].includes(c)),
+    ).toEqual([])
+    const replayed = replayThroughDomain(
+      await lotStateAt0(fixture.database, lotId),
+      acked.map((s) => ({ userId: Number(s.user.userId), body: s.body, result: resultOf(s) })),
+      steps,
+    )
+    await expectLotIs(fixture.database, lotId, replayed)
+    console.info(
+      `multi-process (a): ${sent.length} bids, ${acked.length} accepted ` +
+        `(A ${acked.filter((s) => s.via === 'A').length}, B ${acked.filter((s) => s.via === 'B').length}; ` +
+        `proxy ${acked.filter((s) => s.body.proxy).length}), ` +
+        `refused ${JSON.stringify(Object.fromEntries(refusals))}, ${replayed.changes.length} history rows`,
+    )
+    // Enough happened on both sides for the comparison to mean something.
+    expect(acked.filter((s) => s.via === 'A').length).toBeGreaterThanOrEqual(5)
+    expect(acked.filter((s) => s.via === 'B').length).toBeGreaterThanOrEqual(5)
+    expect(acked.some((s) => s.body.proxy)).toBe(true)
+  }, 30_000)
+
+  it('pushes a bid placed on B to a watcher on A within 200 ms', async () => {
+    const lotId = fixture.lots.latency
+    const N = 30
+    const watcher = await openPush(a.baseUrl)
+    sockets.push(watcher)
+    const arrivals: { at: number; message: Record<string, unknown> }[] = []
+    watcher.socket.on('message', (data: Buffer) =>
+      arrivals.push({
+        at: Date.now(),
+        message: JSON.parse(data.toString()) as Record<string, unknown>,
+      }),
+    )
+    watcher.socket.send(JSON.stringify({ type: 'subscribe', lotIds: [lotId] }))
+    await watcher.waitFor((m) => m.type === 'lot' && m.lotId === lotId, 10_000)
+
+    const timings: { sent: number; acked: number; pushed: number; bidCount: number }[] = []
+    let price: number | null = null
+    for (let i = 0; i < N; i++) {
+      const user = fixture.users[i % 2]!
+      const amount = price === null ? START_PRICE : nextAmount(price, steps)
+      const sent = Date.now()
+      const res = await sendSigned(
+        b.baseUrl,
+        signRequest(fixture.config, 'POST', '/bidding/bid', {
+          as: user,
+          body: { lotId, amount, proxy: false },
+        }),
+      )
+      const acked = Date.now()
+      expect(res.status, JSON.stringify(res.body)).toBe(200)
+      const result = (res.body as { data: BidResult }).data
+      expect(result.bidCount).toBe(i + 1)
+      price = result.price
+      const isThisBid = (m: Record<string, unknown>) =>
+        m.type === 'lot' && m.lotId === lotId && m.bidCount === i + 1
+      await watcher.waitFor(isThisBid, 5_000)
+      const pushed = arrivals.find((x) => isThisBid(x.message))!
+      expect(pushed.message).toMatchObject({ price: amount })
+      timings.push({ sent, acked, pushed: pushed.at, bidCount: i + 1 })
+      await sleep(20)
+    }
+    // When each bid was recorded (its row's time, read inside its transaction before commit).
+    const rows = await fixture.database.db
+      .selectFrom('bids')
+      .select(['created_at'])
+      .where('lot_id', '=', lotId)
+      .orderBy('id')
+      .execute()
+    // After the bidder on B was answered: what a watcher on A waits beyond the bidder.
+    const afterAck = timings.map((t) => Math.max(0, t.pushed - t.acked)).sort((x, y) => x - y)
+    const afterRecord = timings
+      .map((t) => t.pushed - rows[t.bidCount - 1]!.created_at)
+      .sort((x, y) => x - y)
+    const afterSend = timings.map((t) => t.pushed - t.sent).sort((x, y) => x - y)
+    console.info(
+      `multi-process (b): push to a watcher on A of ${N} bids on B, ms after ` +
+        `B's answer p50 ${percentile(afterAck, 50)} p99 ${percentile(afterAck, 99)} max ${afterAck.at(-1)}; ` +
+        `after the bid's recorded time p50 ${percentile(afterRecord, 50)} p99 ${percentile(afterRecord, 99)}; ` +
+        `after sending p50 ${percentile(afterSend, 50)} p99 ${percentile(afterSend, 99)}`,
+    )
+    expect(
+      afterAck.filter((ms) => ms > 200),
+      'pushes later than 200 ms',
+    ).toEqual([])
+    expect(
+      afterRecord.filter((ms) => ms > 200),
+      'pushes later than 200 ms',
+    ).toEqual([])
+  }, 30_000)
+
+  it('refuses a signed request replayed to the other instance', async () => {
+    const lotId = fixture.lots.replay
+    const user = fixture.users[0]!
+    const bid = signRequest(fixture.config, 'POST', '/bidding/bid', {
+      as: user,
+      body: { lotId, amount: START_PRICE, proxy: false },
+    })
+    const first = await sendSigned(a.baseUrl, bid)
+    expect(first.status, JSON.stringify(first.body)).toBe(200)
+    const onB = await sendSigned(b.baseUrl, bid)
+    expect(onB).toMatchObject({ status: 401, body: { code: 'NONCE_REPLAYED' } })
+    const onA = await sendSigned(a.baseUrl, bid)
+    expect(onA).toMatchObject({ status: 401, body: { code: 'NONCE_REPLAYED' } })
+    const rows = await fixture.database.db
+      .selectFrom('bids')
+      .select(['user_id', 'amount'])
+      .where('lot_id', '=', lotId)
+      .execute()
+    expect(rows).toEqual([{ user_id: Number(user.userId), amount: START_PRICE }])
+
+    // And the other way round, for an anonymous read: first on B, then on A.
+    const read = signRequest(fixture.config, 'GET', `/bidding/${lotId}?page=1&pageSize=10`)
+    expect((await sendSigned(b.baseUrl, read)).status).toBe(200)
+    expect(await sendSigned(a.baseUrl, read)).toMatchObject({
+      status: 401,
+      body: { code: 'NONCE_REPLAYED' },
+    })
+  }, 30_000)
+
+  it('closes each lot exactly once while both instances sweep', async () => {
+    const db = fixture.database.db
+    const now = Date.now()
+    const special = await createSpecial(fixture.database, now + 10_000)
+    // Six lots ending half a second apart from 4 s on: the first four are bid on, the rest not.
+    const lotIds = await createLots(
+      fixture.database,
+      special,
+      Array.from({ length: 6 }, (_, i) => now + 4_000 + i * 500),
+    )
+    const watchers = await Promise.all([openPush(a.baseUrl), openPush(b.baseUrl)])
+    sockets.push(...watchers)
+    for (const w of watchers) {
+      w.socket.send(JSON.stringify({ type: 'subscribe', lotIds }))
+      await w.waitFor((m) => m.type === 'lot' && m.lotId === lotIds.at(-1), 10_000)
+    }
+    const bids = fixture.closers.map((user, i) =>
+      sendSigned(
+        base(i % 2 === 0 ? 'A' : 'B'),
+        signRequest(fixture.config, 'POST', '/bidding/bid', {
+          as: user,
+          body: { lotId: lotIds[i]!, amount: START_PRICE, proxy: i === 3 },
+        }),
+      ),
+    )
+    for (const res of await Promise.all(bids)) expect(res.status, JSON.stringify(res)).toBe(200)
+    // A second bidder on the first lot, through the other instance: the leader at the end wins.
+    const outbid = await sendSigned(
+      b.baseUrl,
+      signRequest(fixture.config, 'POST', '/bidding/bid', {
+        as: fixture.closers[1]!,
+        body: { lotId: lotIds[0]!, amount: nextAmount(START_PRICE, steps), proxy: false },
+      }),
+    )
+    expect(outbid.status, JSON.stringify(outbid)).toBe(200)
+    const winners = [
+      fixture.closers[1]!,
+      fixture.closers[1]!,
+      fixture.closers[2]!,
+      fixture.closers[3]!,
+    ]
+
+    const deadline = Date.now() + 20_000
+    for (;;) {
+      const open = await db
+        .selectFrom('lots')
+        .select('id')
+        .where('id', 'in', lotIds)
+        .where('status', '=', 'open')
+        .execute()
+      if (open.length === 0) break
+      if (Date.now() > deadline) throw new Error(`lots still open: ${open.map((l) => l.id).join()}`)
+      await sleep(200)
+    }
+    // Two more passes of each sweeper: a lot closed twice would show now.
+    await sleep(2_500)
+
+    const lots = await db
+      .selectFrom('lots')
+      .select(['id', 'status', 'leader_id', 'price'])
+      .where('id', 'in', lotIds)
+      .orderBy('id')
+      .execute()
+    expect(lots.map((l) => l.status)).toEqual(['sold', 'sold', 'sold', 'sold', 'unsold', 'unsold'])
+    const orders = await db
+      .selectFrom('orders')
+      .select(['id', 'lot_id', 'user_id', 'amount'])
+      .where('lot_id', 'in', lotIds)
+      .orderBy('lot_id')
+      .execute()
+    expect(orders.map((o) => ({ lotId: o.lot_id, userId: o.user_id, amount: o.amount }))).toEqual(
+      lots.slice(0, 4).map((l, i) => ({
+        lotId: l.id,
+        userId: Number(winners[i]!.userId),
+        amount: l.price,
+      })),
+    )
+    const notices = await db
+      .selectFrom('notices')
+      .select(['user_id', 'params'])
+      .where('kind', '=', 'lot_won')
+      .where(
+        'user_id',
+        'in',
+        fixture.closers.map((c) => Number(c.userId)),
+      )
+      .execute()
+    expect(
+      notices
+        .map((n) => ({
+          userId: n.user_id,
+          ...(JSON.parse(n.params) as { lotId: number; orderId: number }),
+        }))
+        .map(({ userId, lotId, orderId }) => ({ userId, lotId, orderId }))
+        .sort((x, y) => x.lotId - y.lotId),
+      'one lot_won notice per won lot',
+    ).toEqual(orders.map((o) => ({ userId: o.user_id, lotId: o.lot_id, orderId: o.id })))
+    const live = await db
+      .selectFrom('proxies')
+      .select(['lot_id', 'user_id'])
+      .where('lot_id', 'in', lotIds)
+      .where('active', '=', 1)
+      .execute()
+    expect(live, 'live proxies after the close').toEqual([])
+    // Each close is announced once, whichever instance swept it, to watchers on both.
+    for (const [i, w] of watchers.entries()) {
+      const closings = w.messages
+        .filter((m) => m.type === 'lot' && (m.status === 'sold' || m.status === 'unsold'))
+        .map((m) => ({ lotId: m.lotId, status: m.status }))
+        .sort((x, y) => (x.lotId as number) - (y.lotId as number))
+      expect(closings, `closing pushes on ${i === 0 ? 'A' : 'B'}`).toEqual(
+        lots.map((l) => ({ lotId: l.id, status: l.status })),
+      )
+    }
+  }, 40_000)
+
+  it('loses no acknowledged bid when A is killed mid-load; B serves on; A comes back', async () => {
+    const lotId = fixture.lots.kill
+    const floor = new Floor(steps)
+    const sent: Sent[] = []
+    let running = true
+    let aGone = false
+    let turn = 0
+    const inFlight = { A: 0, B: 0 }
+    const worker = async (user: SessionCredentials) => {
+      while (running) {
+        // Once A is gone the balancer sends everything to B.
+        const via = turn++ % 2 === 0 && !aGone ? 'A' : 'B'
+        const s: Sent = {
+          user,
+          body: nextBid(floor, steps, lotId),
+          via,
+          key: `mp-${randomUUID()}`,
+          outcome: 'lost',
+          sentAt: Date.now(),
+        }
+        sent.push(s)
+        inFlight[via]++
+        try {
+          await send(s)
+        } finally {
+          inFlight[via]--
+        }
+        if (s.outcome === 'lost' && via === 'A') {
+          // Its connection died with A: the client sends the same bid under the same key to B,
+          // which replays what A committed of it, or applies it now, once.
+          s.lostOnA = Date.now()
+          s.via = 'B'
+          await send(s)
+        }
+        floor.learn(s)
+      }
+    }
+    const workers = Promise.all(fixture.users.map((u) => worker(u)))
+    await sleep(1_500)
+    aGone = true
+    const inFlightOnA = inFlight.A
+    const killedAt = Date.now()
+    await a.stop('SIGKILL')
+    await sleep(1_500)
+    running = false
+    await workers
+
+    expect(
+      sent.filter((s) => s.outcome === 'lost'),
+      'bids unanswered (on B)',
+    ).toEqual([])
+    const acked = sent.filter((s) => s.outcome === 'acked')
+    const ackedOnA = acked.filter((s) => s.via === 'A')
+    const ackedOnBAfterKill = acked.filter((s) => s.via === 'B' && s.sentAt > killedAt)
+    const retried = sent.filter((s) => s.lostOnA !== undefined)
+    expect(ackedOnA.length, 'bids A acknowledged').toBeGreaterThan(0)
+    expect(ackedOnBAfterKill.length, 'bids B acknowledged after the kill').toBeGreaterThan(0)
+
+    // Every acknowledged bid is kept under its key with the answer given (for a retry A had
+    // committed, B's answer is A's replayed); a refused one left nothing.
+    const keys = await fixture.database.db
+      .selectFrom('idempotency_keys')
+      .select(['key', 'status', 'body', 'created_at'])
+      .where(
+        'key',
+        'in',
+        sent.map((s) => s.key!),
+      )
+      .execute()
+    const stored = new Map(keys.map((k) => [k.key, k]))
+    for (const s of acked) {
+      expect(stored.get(s.key!)?.status, `acknowledged bid ${s.key} kept`).toBe(200)
+      expect(JSON.parse(stored.get(s.key!)!.body), s.key).toEqual(resultOf(s))
+    }
+    const refusedKept = sent.filter((s) => s.outcome === 'refused' && stored.has(s.key!))
+    expect(refusedKept, 'refused bids left keys').toEqual([])
+    // And the lot is what the domain makes of exactly those bids.
+    await expectLotIs(
+      fixture.database,
+      lotId,
+      replayThroughDomain(
+        await lotStateAt0(fixture.database, lotId),
+        acked.map((s) => ({ userId: Number(s.user.userId), body: s.body, result: resultOf(s) })),
+        steps,
+      ),
+    )
+    const committedByA = retried.filter(
+      (s) => s.outcome === 'acked' && stored.get(s.key!)!.created_at < s.lostOnA!,
+    ).length
+
+    // A restarts on the same database and serves, and B still does.
+    const restartStarted = Date.now()
+    await a.start(45_000)
+    const restartS = (Date.now() - restartStarted) / 1000
+    const state = await fixture.database.db
+      .selectFrom('lots')
+      .select(['price', 'leader_id'])
+      .where('id', '=', lotId)
+      .executeTakeFirstOrThrow()
+    const bidder = fixture.users.find((u) => Number(u.userId) !== state.leader_id)!
+    const again = await sendSigned(
+      a.baseUrl,
+      signRequest(fixture.config, 'POST', '/bidding/bid', {
+        as: bidder,
+        body: { lotId, amount: nextAmount(state.price!, steps), proxy: false },
+      }),
+    )
+    expect(again.status, JSON.stringify(again.body)).toBe(200)
+    const fromB = await sendSigned(
+      b.baseUrl,
+      signRequest(fixture.config, 'GET', `/bidding/${lotId}`),
+    )
+    expect(fromB.status).toBe(200)
+
+    console.info(
+      `multi-process (e): ${sent.length} bids, ${acked.length} acknowledged ` +
+        `(A ${ackedOnA.length}, B ${acked.length - ackedOnA.length}, B after the kill ` +
+        `${ackedOnBAfterKill.length}); in flight on A at the kill ${inFlightOnA}, retried on B ` +
+        `${retried.length}: committed by A and replayed ${committedByA}, applied by B ` +
+        `${retried.filter((s) => s.outcome === 'acked').length - committedByA}, refused ` +
+        `${retried.filter((s) => s.outcome === 'refused').length}; A restarted in ${restartS.toFixed(1)} s`,
+    )
+    expect(inFlightOnA, 'bids in flight on A when it was killed').toBeGreaterThan(0)
+    expect(a.errorLines, 'error lines on A').toEqual([])
+    expect(b.errorLines, 'error lines on B').toEqual([])
+  }, 60_000)
+})
