@@ -20,6 +20,9 @@ export interface PushOptions {
   proxyTrusted: boolean
 }
 
+/** `ws` send options: a text message, whether the frame comes as a string or as its UTF-8. */
+const TEXT_MESSAGE = { binary: false } as const
+
 /** At most one log line a minute per refused address and reason. */
 const REFUSAL_LOG_INTERVAL_MS = 60_000
 
@@ -87,7 +90,8 @@ export const pushRoutes: FastifyPluginAsync<PushOptions> = async (app, opts) => 
       // Listeners first, synchronously: a client may subscribe the moment the socket opens.
       const client = service.connect({
         send: (frame) => {
-          if (socket.readyState === socket.OPEN) socket.send(frame)
+          // Text either way: `ws` would send a Buffer as a binary message (a Blob in a browser).
+          if (socket.readyState === socket.OPEN) socket.send(frame, TEXT_MESSAGE)
         },
         get bufferedAmount() {
           return socket.bufferedAmount

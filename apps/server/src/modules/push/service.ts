@@ -19,11 +19,23 @@ export type PushReads = Pick<PushRepository, 'lotsByIds' | 'sessionBySidHash'>
 
 /** One socket as the service sees it; the route adapts the `ws` socket to this. */
 export interface PushConnection {
-  /** Sends one message, already serialised: an event for many sockets is stringified once. */
-  send(frame: string): void
+  /**
+   * Sends one text message, already serialised. An event for many sockets comes as a Buffer, its
+   * JSON encoded to UTF-8 once: the socket then writes those bytes as they are, where a string
+   * would be measured and encoded again for every socket (ADR 034).
+   */
+  send(frame: Frame): void
   /** Bytes queued for the network and not yet written (`ws` `bufferedAmount`). */
   readonly bufferedAmount: number
   close(code: number, reason: string): void
+}
+
+/** A text message's JSON: a string, or its UTF-8 bytes when it goes to many sockets. */
+export type Frame = string | Buffer
+
+/** An event's frame for all the sockets it goes to: serialised and encoded once. */
+export function encodeFrame(message: unknown): Buffer {
+  return Buffer.from(JSON.stringify(message))
 }
 
 /** A connected socket's state. Only the service changes it. */
@@ -148,14 +160,15 @@ export class PushService {
 
   /**
    * Sends an event to the sockets it concerns: a lot's followers, or one user's sockets. It runs
-   * inside the request that placed the bid, so the event is serialised once, not once per socket.
+   * inside the request that placed the bid, so the event is serialised and encoded once, not once
+   * per socket: with thousands of followers the per-socket cost is the write itself (ADR 034).
    */
   deliver(event: PushEvent): void {
     switch (event.type) {
       case 'lot': {
         const followers = this.byLot.get(event.lotId)
         if (!followers) return
-        const frame = JSON.stringify(event)
+        const frame = encodeFrame(event)
         for (const client of followers) this.sendFrame(client, frame)
         return
       }
@@ -165,7 +178,7 @@ export class PushService {
         if (!sockets) return
         // The user id routes the message; it is not part of what the client receives.
         const { userId: _routedBy, ...message } = event
-        const frame = JSON.stringify(message)
+        const frame = encodeFrame(message)
         for (const client of sockets) this.sendFrame(client, frame)
         return
       }
@@ -177,7 +190,7 @@ export class PushService {
         const sockets = this.byUser.get(event.userId)
         if (!sockets) return
         const news: PushServerMessage = { type: 'chat', conversationId: event.conversationId }
-        const frame = JSON.stringify(news)
+        const frame = encodeFrame(news)
         for (const client of sockets) this.sendFrame(client, frame)
         return
       }
@@ -258,7 +271,7 @@ export class PushService {
     if (!client.closed) this.sendFrame(client, JSON.stringify(message))
   }
 
-  private sendFrame(client: PushClient, frame: string): void {
+  private sendFrame(client: PushClient, frame: Frame): void {
     if (client.closed) return
     client.connection.send(frame)
     this.backedUp(client)
