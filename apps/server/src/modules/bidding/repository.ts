@@ -1,4 +1,6 @@
 import { type Kysely, sql } from 'kysely'
+import type { BidResult } from '@numisma/contracts/bidding'
+import type { ErrorCode } from '@numisma/contracts/errors'
 import type { LotState, PriceChange, ProxyMax } from '@numisma/domain/bid-engine'
 import type { Dialect } from '../../platform/db'
 import type { DB } from '../../platform/schema'
@@ -31,6 +33,40 @@ export interface LockedLot {
   softCloseExtendSeconds: number
 }
 
+/** What a bid placed in one statement needs to push after commit (see numisma_place_bid). */
+export interface PlacedPush {
+  status: string
+  startsAt: number
+  reservePrice: number | null
+  leaderId: number | null
+  endsAt: number
+  outbid: number | null
+  /** The leader's display name, unmasked; null without a leader. */
+  leader: string | null
+  /** The time the bid was judged at (the caller's clock plus any wait for the lot's lock). */
+  now: number
+}
+
+/** The outcome of `placeBidInOneStatement`: a refusal, a replay, or a committed bid. */
+export type OneStatementBid =
+  | { error: ErrorCode; details: Record<string, unknown> | null }
+  | { replay: BidResult }
+  | { response: BidResult; push: PlacedPush }
+  /** Another transaction holds the lot: nothing was done. */
+  | { busy: true }
+
+export interface OneStatementBidInput {
+  lotId: number
+  userId: number
+  amount: number
+  proxy: boolean
+  now: number
+  key: string | null
+  hash: string
+  quotaMultiplier: number
+  idempotencyTtlMs: number
+}
+
 /**
  * The SQL of placing bids and closing lots. Methods that take `tx` run in the caller's write
  * transaction; the others read what is committed.
@@ -40,6 +76,36 @@ export class BiddingRepository {
     private readonly db: Kysely<DB>,
     private readonly dialect: Dialect,
   ) {}
+
+  /**
+   * On PostgreSQL a bid is one autocommit statement, `numisma_place_bid` (migration 0019, ADR 030):
+   * the lot's lock is held for that statement only, not for a transaction's round trips. SQLite
+   * (in-process, no round trips) runs the TypeScript transaction.
+   */
+  get bidsInOneStatement(): boolean {
+    return this.dialect === 'postgres'
+  }
+
+  /**
+   * Places a bid in one statement; nothing is written unless it returns `response`. Outside a
+   * transaction (`tx` = the pool) it is its own autocommit transaction; it never waits for the
+   * lot's lock but answers `busy` (see BiddingService.bidInOneStatement).
+   */
+  async placeBidInOneStatement(
+    input: OneStatementBidInput,
+    tx: Tx = this.db,
+  ): Promise<OneStatementBid> {
+    const { rows } = await sql<{ result: OneStatementBid }>`
+      select numisma_place_bid(${input.lotId}, ${input.userId}, ${input.amount}, ${input.proxy},
+        ${input.now}, ${input.key}, ${input.hash}, ${input.quotaMultiplier},
+        ${input.idempotencyTtlMs}) as result`.execute(tx)
+    return rows[0]!.result
+  }
+
+  /** Waits for the lot's row lock in `tx` (PostgreSQL), reading nothing. */
+  async waitForLot(tx: Tx, lotId: number): Promise<void> {
+    await tx.selectFrom('lots').select('id').where('id', '=', lotId).forUpdate().execute()
+  }
 
   /** Reads a lot for update: on PostgreSQL this row lock is what serialises bids on one lot. */
   lockLot(tx: Tx, lotId: number): Promise<LockedLot | undefined> {

@@ -30,13 +30,19 @@ import { endAfterBid } from '@numisma/domain/soft-close'
 import type { Clock } from '../../platform/clock'
 import { AppError } from '../../platform/errors'
 import type { EventBus } from '../../platform/event-bus'
-import { type IdempotencyStore, requestHash } from '../../platform/idempotency'
+import { IDEMPOTENCY_TTL_MS, type IdempotencyStore, requestHash } from '../../platform/idempotency'
 import type { Transact, Tx } from '../../platform/transactions'
 import { lotStatusOf, toLotCard } from '../catalog/mappers'
 import { lotLink, type NoticeWriter } from '../notices/writer'
 import { maskBidder } from '@numisma/domain/mask'
 import type { BiddingReads } from './reads-repository'
-import type { BiddingRepository, Exposure, LockedLot } from './repository'
+import type {
+  BiddingRepository,
+  Exposure,
+  LockedLot,
+  OneStatementBid,
+  PlacedPush,
+} from './repository'
 import type { WatchRepository } from './watch-repository'
 
 export interface BiddingOptions {
@@ -65,6 +71,16 @@ export interface BiddingDeps {
   options: BiddingOptions
 }
 
+const RETRYABLE = new Set(['40001', '40P01'])
+const MAX_ATTEMPTS = 5
+
+/** A PostgreSQL serialisation failure or deadlock: retried, as platform/transactions.ts does. */
+const isRetryable = (error: unknown): boolean =>
+  typeof error === 'object' &&
+  error !== null &&
+  'code' in error &&
+  RETRYABLE.has(String(error.code))
+
 function toState(lot: LockedLot, proxies: LotState['proxies']): LotState {
   return {
     startPrice: lot.startPrice,
@@ -86,6 +102,8 @@ function toState(lot: LockedLot, proxies: LotState['proxies']): LotState {
  */
 export class BiddingService {
   private readonly displayNames = new Map<number, string>()
+  /** The tail of each lot's queue of bids on this instance (bidInOneStatement). */
+  private readonly lotQueues = new Map<number, Promise<void>>()
 
   constructor(private readonly deps: BiddingDeps) {}
 
@@ -96,6 +114,8 @@ export class BiddingService {
     // the transaction holds.
     const steps = await this.steps()
     await this.refuseIfStale(userId, request, steps, idempotencyKey)
+    if (lots.bidsInOneStatement)
+      return this.bidInOneStatement(userId, request, hash, idempotencyKey)
     const outcome = await this.deps.transact(async (tx) => {
       const lot = await lots.lockLot(tx, request.lotId)
       // After the lock: a bid that queued behind others is judged at the time it is applied.
@@ -154,32 +174,134 @@ export class BiddingService {
     })
 
     if (outcome.kind === 'replay') return outcome.response
-    // Published straight after commit, with nothing awaited in between, so pushes for one lot
-    // go out in commit order.
     const { response, state, outbid, lot, leader, now } = outcome
+    this.publishBid(response, {
+      status: lot.status,
+      startsAt: lot.startsAt,
+      reservePrice: lot.reservePrice,
+      leaderId: state.leaderId,
+      endsAt: state.endsAt,
+      outbid,
+      leader,
+      now,
+    })
+    return response
+  }
+
+  /**
+   * The same bid on PostgreSQL as one autocommit statement (numisma_place_bid, ADR 030): the
+   * lot's row lock is held for that statement only, instead of a transaction's eight round trips.
+   * The statement ports the transaction above and the domain's rules (pg-bid-engine.test.ts
+   * compares them).
+   *
+   * The time that judges a bid is still read when the bid holds the lot: bids on one lot from this
+   * instance queue here, in order, and each reads the clock when its turn comes; the statement then
+   * takes the lock without waiting. When another instance (or a sweeper, a withdrawal) holds the
+   * lot, the statement answers `busy` and the bid waits for the lock in a transaction, reads the
+   * clock after it, and runs the same statement in it. Retried, like writeTransaction, on a
+   * serialisation failure or deadlock.
+   */
+  private bidInOneStatement(
+    userId: number,
+    request: BidRequest,
+    hash: string,
+    idempotencyKey?: string,
+  ): Promise<BidResult> {
+    return this.inLotQueue(request.lotId, async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const outcome = await this.placeOnce(userId, request, hash, idempotencyKey)
+          if ('error' in outcome) throw new AppError(outcome.error, outcome.details ?? undefined)
+          if ('replay' in outcome) return outcome.replay
+          this.publishBid(outcome.response, outcome.push)
+          return outcome.response
+        } catch (error) {
+          if (!isRetryable(error) || attempt >= MAX_ATTEMPTS) throw error
+          await new Promise((resolve) => setTimeout(resolve, attempt * 5 + Math.random() * 10))
+        }
+      }
+    })
+  }
+
+  private async placeOnce(
+    userId: number,
+    request: BidRequest,
+    hash: string,
+    idempotencyKey?: string,
+  ): Promise<Exclude<OneStatementBid, { busy: true }>> {
+    const { lots, clock, options } = this.deps
+    const input = (now: number) => ({
+      lotId: request.lotId,
+      userId,
+      amount: request.amount,
+      proxy: request.proxy,
+      now,
+      key: idempotencyKey ?? null,
+      hash,
+      quotaMultiplier: options.quotaMultiplier,
+      idempotencyTtlMs: IDEMPOTENCY_TTL_MS,
+    })
+    const outcome = await lots.placeBidInOneStatement(input(clock.now()))
+    if (!('busy' in outcome)) return outcome
+    return this.deps.transact(async (tx) => {
+      await lots.waitForLot(tx, request.lotId)
+      // After the lock: a bid that queued behind another transaction is judged when applied.
+      const locked = await lots.placeBidInOneStatement(input(clock.now()), tx)
+      if ('busy' in locked) throw new Error('numisma_place_bid: busy under its own lock')
+      return locked
+    })
+  }
+
+  /**
+   * Runs `work` after the bids on the same lot that came before it on this instance: the lock the
+   * statement takes is then free unless another instance holds it, and the clock each bid reads is
+   * read when its turn comes. Bids on different lots do not wait for each other.
+   */
+  private inLotQueue<T>(lotId: number, work: () => Promise<T>): Promise<T> {
+    const previous = this.lotQueues.get(lotId) ?? Promise.resolve()
+    const run = previous.then(work, work)
+    // The queue goes on whatever a bid's outcome; the last one out removes the lot's entry.
+    const queues = this.lotQueues
+    const done = () => {
+      if (queues.get(lotId) === tail) queues.delete(lotId)
+    }
+    const tail: Promise<void> = run.then(done, done)
+    queues.set(lotId, tail)
+    return run
+  }
+
+  /**
+   * Pushes a committed bid. Called straight after commit, with nothing awaited in between, so
+   * pushes for one lot go out in commit order.
+   */
+  private publishBid(response: BidResult, placed: PlacedPush): void {
     this.deps.bus.publish({
       type: 'lot',
-      lotId: lot.id,
-      price: state.price,
-      bidCount: state.bidCount,
+      lotId: response.lotId,
+      price: response.price,
+      bidCount: response.bidCount,
       endsAt: response.endsAt,
       status: lotStatus(
         {
-          status: lot.status,
-          startsAt: lot.startsAt,
-          endsAt: state.endsAt,
-          price: state.price,
-          leaderId: state.leaderId,
-          reservePrice: lot.reservePrice,
+          status: placed.status,
+          startsAt: placed.startsAt,
+          endsAt: placed.endsAt,
+          price: response.price,
+          leaderId: placed.leaderId,
+          reservePrice: placed.reservePrice,
         },
-        now,
+        placed.now,
       ),
-      leader: leader === null ? null : maskBidder(leader),
+      leader: placed.leader === null ? null : maskBidder(placed.leader),
     })
-    if (outbid !== null && state.price !== null) {
-      this.deps.bus.publish({ type: 'outbid', userId: outbid, lotId: lot.id, price: state.price })
+    if (placed.outbid !== null && response.price !== null) {
+      this.deps.bus.publish({
+        type: 'outbid',
+        userId: placed.outbid,
+        lotId: response.lotId,
+        price: response.price,
+      })
     }
-    return response
   }
 
   /**

@@ -24,6 +24,7 @@ import { staffRolesAudit } from './0015-staff-roles-audit'
 import { cataloguePhotos } from './0016-catalogue-photos'
 import { salesRelist } from './0017-sales-relist'
 import { moneyRefunds } from './0018-money-refunds'
+import { postgresBidFunction } from './0019-postgres-bid-function'
 
 /**
  * Migrations are code, written once for both dialects: the context hides the two places where
@@ -67,6 +68,7 @@ const MIGRATIONS: Record<string, (ctx: MigrationContext) => Migration> = {
   '0016-catalogue-photos': cataloguePhotos,
   '0017-sales-relist': salesRelist,
   '0018-money-refunds': moneyRefunds,
+  '0019-postgres-bid-function': postgresBidFunction,
 }
 
 class CodeMigrationProvider implements MigrationProvider {
