@@ -177,13 +177,26 @@ async function setUp(postgres: PostgresDatabase): Promise<Fixture> {
   }
 }
 
+/**
+ * A Redis database of this suite's own (as it has its own PostgreSQL database): keys — nonces, job
+ * leases, rate-limit counters — are not namespaced by deployment, so the server processes of suites
+ * running beside this one (graceful-shutdown, server-logs) would otherwise share them, and one of
+ * theirs holding the closing sweeper's lease would stop both of ours. Pub/sub is not per database:
+ * the lot ids (see setUp) keep their pushes apart.
+ */
+const redisUrl = (() => {
+  const url = new URL(REDIS_TEST_URL)
+  url.pathname = `/${1 + Math.floor(Math.random() * 15)}`
+  return url.toString()
+})()
+
 function serverEnv(postgres: PostgresDatabase, dataDir: string): Record<string, string> {
   return {
     PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     DATABASE_URL: postgres.url,
-    REDIS_URL: REDIS_TEST_URL,
+    REDIS_URL: redisUrl,
     SEED: 'none',
     NUMISMA_ENV: 'production',
     SMS_PROVIDER: 'sandbox',
