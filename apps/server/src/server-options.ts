@@ -63,6 +63,8 @@ export function appOptionsFromConfig(
     trustProxy: config.trustProxy,
     // Nonces in Redis when configured, shared by every instance (ADR 029).
     redisUrl: config.redisUrl,
+    // The services this instance registers (ROLES, ADR 032).
+    roles: config.roles,
     push: { allowedOrigins: config.pushAllowedOrigins },
     imageHosts: config.imageHosts,
     quotaMultiplier: config.quotaMultiplier,

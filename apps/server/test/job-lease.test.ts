@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ClosingSweeper } from '../src/modules/bidding/closing'
 import { REMINDER_LEAD_MS, ReminderJob } from '../src/modules/bidding/reminders'
@@ -190,7 +191,10 @@ describe.each(databases)('interval jobs on two instances ($name)', (kind) => {
 describe.runIf(withRedis)('job leases while Redis is away', () => {
   it('run the jobs (duplicates are safe; lots that never close are not), said once', async () => {
     const warnings: string[] = []
-    const log = { warn: (_o: unknown, msg: string) => warnings.push(msg), info: () => undefined }
+    const log = {
+      warn: (_o: unknown, msg: string) => warnings.push(msg),
+      info: () => undefined,
+    } as unknown as FastifyBaseLogger
     const started: string[] = []
     const leases = new LeasedJobs(new RedisLeases('redis://127.0.0.1:1', prefix), {
       ttlMs: TTL,

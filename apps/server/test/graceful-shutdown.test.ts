@@ -1,0 +1,193 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import {
+  PUSH_CLOSE_RESTART,
+  RESTART_RETRY_MAX_MS,
+  RESTART_RETRY_MIN_MS,
+  restartRetryAfterMs,
+} from '@numisma/contracts/push'
+import pg from 'pg'
+import { afterAll, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
+import { randomToken } from '../src/platform/crypto'
+import { PG_ADMIN_URL, testDatabases } from './helpers/databases'
+import { REDIS_TEST_URL, redisAvailable } from './helpers/redis'
+
+/**
+ * Graceful shutdown of the real process (issue 14, ADR 032): on SIGTERM a request in flight still
+ * completes with 200, new connections are refused, push sockets are closed with 1012 and a
+ * reconnect hint, and the process exits 0 within SHUTDOWN_TIMEOUT_MS. SQLite without Redis, and
+ * PostgreSQL with Redis when it answers (its leases, rate-limit client and bus close too).
+ */
+const ROOT = path.resolve(import.meta.dirname, '../../..')
+const ADMIN_PASSWORD = 'graceful-shutdown-admin'
+const SHUTDOWN_TIMEOUT_MS = 5000
+const databases = await testDatabases()
+const withRedis = await redisAvailable()
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+const pgDatabases: string[] = []
+afterAll(async () => {
+  for (const name of pgDatabases) {
+    const admin = new pg.Client({ connectionString: PG_ADMIN_URL })
+    await admin.connect()
+    await admin.query(`drop database if exists ${name} with (force)`)
+    await admin.end()
+  }
+})
+
+async function databaseEnv(kind: 'sqlite' | 'postgres'): Promise<Record<string, string>> {
+  if (kind === 'sqlite') return {}
+  const name = `helper_roles_gs_${randomToken(8)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '')}`
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL })
+  await admin.connect()
+  await admin.query(`create database ${name}`)
+  await admin.end()
+  pgDatabases.push(name)
+  const url = new URL(PG_ADMIN_URL)
+  url.pathname = `/${name}`
+  return { DATABASE_URL: url.toString(), ...(withRedis ? { REDIS_URL: REDIS_TEST_URL } : {}) }
+}
+
+async function startServer(env: Record<string, string>) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'helper-roles-gs-'))
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'apps/server/src/server.ts'],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        SEED: 'none',
+        LOG_FORMAT: 'json',
+        NUMISMA_ADMIN_PASSWORD: ADMIN_PASSWORD,
+        SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
+  let output = ''
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()))
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()))
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  )
+  const deadline = Date.now() + 30_000
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited while starting:\n${output}`)
+    const up = /Numisma is up: http:\/\/localhost:(\d+)/.exec(output)
+    if (up) return { child, port: Number(up[1]), exited, output: () => output, dataDir }
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`)
+    await sleep(100)
+  }
+}
+
+/** Whether a new TCP connection to the port is refused. */
+const refused = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, '127.0.0.1')
+    socket.once('connect', () => {
+      socket.destroy()
+      resolve(false)
+    })
+    socket.once('error', () => resolve(true))
+  })
+
+describe.each(databases.map((d) => d.name))('SIGTERM on %s', (kind) => {
+  it('finishes the request in flight, refuses new connections, closes sockets with 1012 and exits 0', async () => {
+    const server = await startServer(await databaseEnv(kind))
+    const { port } = server
+    try {
+      // A push socket, open before the signal.
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/svc/push/ws`)
+      const wsClosed = new Promise<{ code: number; reason: string }>((resolve) =>
+        ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+      )
+      await new Promise((resolve, reject) => {
+        ws.once('open', resolve)
+        ws.once('error', reject)
+      })
+
+      // A slow client: its request has begun (headers and half the body) when the signal comes.
+      const body = JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD })
+      const slow = net.connect(port, '127.0.0.1')
+      await new Promise((resolve) => slow.once('connect', resolve))
+      let answer = ''
+      slow.on('data', (d: Buffer) => (answer += d.toString()))
+      const slowEnded = new Promise((resolve) => slow.once('close', resolve))
+      slow.write(
+        'POST /svc/main/admin/login HTTP/1.1\r\nHost: 127.0.0.1\r\n' +
+          `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n` +
+          body.slice(0, 10),
+      )
+      await sleep(300)
+
+      const signalled = Date.now()
+      server.child.kill('SIGTERM')
+
+      const closed = await wsClosed
+      expect(closed.code).toBe(PUSH_CLOSE_RESTART)
+      const retryAfterMs = restartRetryAfterMs(closed.reason)
+      expect(retryAfterMs).toBeGreaterThanOrEqual(RESTART_RETRY_MIN_MS)
+      expect(retryAfterMs).toBeLessThanOrEqual(RESTART_RETRY_MAX_MS)
+
+      // The listener closes at once: a new connection is refused.
+      const deadline = Date.now() + 2000
+      while (!(await refused(port))) {
+        if (Date.now() > deadline) throw new Error('new connections still accepted')
+        await sleep(20)
+      }
+      expect(server.child.exitCode).toBe(null)
+
+      // The request in flight completes.
+      slow.write(body.slice(10))
+      await slowEnded
+      expect(answer).toMatch(/^HTTP\/1\.1 200 /)
+
+      expect(await server.exited).toBe(0)
+      expect(Date.now() - signalled).toBeLessThan(SHUTDOWN_TIMEOUT_MS)
+      expect(server.output()).toMatch(/"msg":"shut down"/)
+    } finally {
+      server.child.kill('SIGKILL')
+      fs.rmSync(server.dataDir, { recursive: true, force: true })
+    }
+  }, 60_000)
+
+  it('cuts a request still in flight at SHUTDOWN_TIMEOUT_MS and still exits 0', async () => {
+    const server = await startServer({
+      ...(await databaseEnv(kind)),
+      SHUTDOWN_TIMEOUT_MS: '800',
+    })
+    try {
+      const stuck = net.connect(server.port, '127.0.0.1')
+      await new Promise((resolve) => stuck.once('connect', resolve))
+      const stuckEnded = new Promise((resolve) => stuck.once('close', resolve))
+      stuck.on('error', () => undefined)
+      stuck.write(
+        'POST /svc/main/admin/login HTTP/1.1\r\nHost: 127.0.0.1\r\n' +
+          'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+      )
+      await sleep(300)
+      const signalled = Date.now()
+      server.child.kill('SIGTERM')
+      expect(await server.exited).toBe(0)
+      await stuckEnded
+      const took = Date.now() - signalled
+      expect(took).toBeGreaterThanOrEqual(700)
+      expect(took).toBeLessThan(5000)
+    } finally {
+      server.child.kill('SIGKILL')
+      fs.rmSync(server.dataDir, { recursive: true, force: true })
+    }
+  }, 60_000)
+})
