@@ -6,14 +6,16 @@
 //
 //   node scripts/migrate.mjs            # the database of DATABASE_URL, else DATA_DIR/numisma.db
 //
-// Prints one JSON line: the dialect, the migrations applied now (none when already current) and
-// the latest. Exit 1, naming the migration, if one fails; on PostgreSQL all pending migrations run
-// in one transaction, so a failure leaves the schema as it was.
+// Prints one JSON line: the dialect, the migrations applied now (none when already current; with
+// two runs at once, those either applied) and the latest. Exit 1, naming the migration, if one
+// fails; on PostgreSQL all pending migrations run in one transaction, so a failure leaves the
+// schema as it was.
 //
-// Safe beside running instances and another migrate: on PostgreSQL Kysely's Migrator holds a
-// session advisory lock (pg_advisory_lock) while it reads what is applied and applies the rest, so
-// a second one waits, then finds nothing to do; on SQLite the migration's write transaction is
-// the lock.
+// On PostgreSQL it is safe beside starting instances and another migrate: Kysely's Migrator holds
+// a session advisory lock (pg_advisory_lock) while it reads what is applied and applies the rest,
+// so a second one waits, then finds nothing to do. On SQLite Kysely takes no lock between
+// processes and runs migrations outside a transaction: run it while the (single) instance is
+// stopped, after a backup.
 import fs from 'node:fs'
 import path from 'node:path'
 import SQLite from 'better-sqlite3'
