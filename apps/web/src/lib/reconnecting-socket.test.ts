@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { FakeWebSocket as FakeSocket } from '../test/fake-web-socket'
-import { reconnectDelay, reconnectingSocket } from './reconnecting-socket'
+import { PUSH_CLOSE_RESTART, RESTART_RETRY_MAX_MS } from '@numisma/contracts/push'
+import {
+  reconnectDelay,
+  reconnectingSocket,
+  RESTART_JITTER_MS,
+  type WebSocketLike,
+} from './reconnecting-socket'
 
 function harness(wanted = { now: true }) {
   const sockets: FakeSocket[] = []
@@ -68,5 +74,52 @@ describe('a reconnecting socket', () => {
     // A late event of a socket let go changes nothing.
     sockets[1]!.onopen?.()
     expect(socket.isOpen()).toBe(false)
+  })
+
+  it('after a 1012 restart close waits the server’s hint plus its own jitter, then backs off afresh', () => {
+    const timers: { fn: () => void; ms: number }[] = []
+    const sockets: FakeSocket[] = []
+    let random = 0.25
+    const socket = reconnectingSocket({
+      url: () => 'ws://x/y',
+      createSocket: () => {
+        const s = new FakeSocket()
+        sockets.push(s)
+        return s
+      },
+      setTimer: (fn, ms) => timers.push({ fn, ms }),
+      clearTimer: () => undefined,
+      wanted: () => true,
+      onOpen: () => undefined,
+      onMessage: () => undefined,
+      random: () => random,
+    })
+    const close = (s: WebSocketLike, event?: { code?: number; reason?: string }) =>
+      s.onclose?.(event)
+    socket.connect()
+    sockets[0]!.open()
+    close(sockets[0]!, { code: PUSH_CLOSE_RESTART, reason: '{"retryAfterMs":4000}' })
+    expect(timers.map((t) => t.ms)).toEqual([4000 + 0.25 * RESTART_JITTER_MS])
+    // Two clients told the same wait still come back apart.
+    timers[0]!.fn()
+    sockets[1]!.open()
+    random = 0.75
+    close(sockets[1]!, { code: PUSH_CLOSE_RESTART, reason: '{"retryAfterMs":4000}' })
+    expect(timers[1]!.ms).toBe(4000 + 0.75 * RESTART_JITTER_MS)
+    // The reopen fails: the ordinary backoff, from its start.
+    timers[1]!.fn()
+    close(sockets[2]!)
+    expect(timers[2]!.ms).toBe(reconnectDelay(1))
+    // A 1012 without a usable hint, or another code, is an ordinary drop.
+    timers[2]!.fn()
+    close(sockets[3]!, { code: PUSH_CLOSE_RESTART, reason: 'going away' })
+    expect(timers[3]!.ms).toBe(reconnectDelay(2))
+    timers[3]!.fn()
+    close(sockets[4]!, { code: 1001, reason: '{"retryAfterMs":9000}' })
+    expect(timers[4]!.ms).toBe(reconnectDelay(3))
+    // A hint beyond the contract's maximum is capped.
+    timers[4]!.fn()
+    close(sockets[5]!, { code: PUSH_CLOSE_RESTART, reason: '{"retryAfterMs":3600000}' })
+    expect(timers[5]!.ms).toBe(RESTART_RETRY_MAX_MS + 0.75 * RESTART_JITTER_MS)
   })
 })

@@ -1,8 +1,13 @@
+import { PUSH_CLOSE_RESTART, restartRetryAfterMs } from '@numisma/contracts/push'
+
 /**
  * A WebSocket that comes back after a drop, with exponential backoff (1 s, 2 s, 4 s … 30 s, reset by
  * a successful open): the push socket (lib/push.ts) and the chat sockets (lib/chat/socket.ts) are
  * both one of these. What a (re)open must do — send the subscriptions again, fetch history again —
  * is the owner's `onOpen`; whether to come back at all is its `wanted`.
+ *
+ * A server shutting down closes with 1012 and `{"retryAfterMs": n}` (ADR 032): the socket waits n
+ * plus up to RESTART_JITTER_MS of its own, so thousands closed together come back spread out.
  */
 
 /** The part of a browser WebSocket used here (a fake in tests). */
@@ -12,12 +17,15 @@ export interface WebSocketLike {
   close(): void
   onopen: (() => void) | null
   onmessage: ((event: { data: unknown }) => void) | null
-  onclose: (() => void) | null
+  /** `code` and `reason` of the close (a browser's CloseEvent); absent in older fakes. */
+  onclose: ((event?: { code?: number; reason?: string }) => void) | null
   onerror: (() => void) | null
 }
 
 export const RECONNECT_BASE_MS = 1_000
 export const RECONNECT_MAX_MS = 30_000
+/** The client's own spread on top of a server's restart hint. */
+export const RESTART_JITTER_MS = 2_000
 const OPEN = 1
 
 export function reconnectDelay(attempt: number): number {
@@ -35,6 +43,8 @@ export interface ReconnectingSocketDeps {
   onMessage: (data: unknown) => void
   /** The socket dropped (a reconnect is scheduled when still wanted). */
   onClose?: () => void
+  /** 0 ≤ n < 1, for the jitter after a restart (Math.random by default). */
+  random?: () => number
 }
 
 export interface ReconnectingSocket {
@@ -76,22 +86,33 @@ export function reconnectingSocket(deps: ReconnectingSocketDeps): ReconnectingSo
       if (socket === current) deps.onMessage(event.data)
     }
     current.onerror = () => undefined
-    current.onclose = () => {
+    current.onclose = (event) => {
       if (socket !== current) return
       socket = null
       open = false
       deps.onClose?.()
-      if (deps.wanted()) scheduleReconnect()
+      const restartMs =
+        event?.code === PUSH_CLOSE_RESTART ? restartRetryAfterMs(event.reason ?? '') : undefined
+      if (deps.wanted()) scheduleReconnect(restartMs)
     }
   }
 
-  function scheduleReconnect(): void {
+  /** After the backoff, or — a server restarting — after its hint plus a jitter of our own. */
+  function scheduleReconnect(restartMs?: number): void {
     if (timer !== null) return
-    attempt += 1
+    let delay: number
+    if (restartMs === undefined) {
+      attempt += 1
+      delay = reconnectDelay(attempt)
+    } else {
+      // Not a failure: the backoff starts afresh should the reopen fail.
+      attempt = 0
+      delay = restartMs + Math.floor((deps.random ?? Math.random)() * RESTART_JITTER_MS)
+    }
     timer = deps.setTimer(() => {
       timer = null
       if (deps.wanted()) connect()
-    }, reconnectDelay(attempt))
+    }, delay)
   }
 
   function cancelReconnect(): void {
@@ -140,7 +161,7 @@ export function browserSocket(ws: WebSocket): WebSocketLike {
   }
   ws.onopen = () => socket.onopen?.()
   ws.onmessage = (event: MessageEvent) => socket.onmessage?.({ data: event.data })
-  ws.onclose = () => socket.onclose?.()
+  ws.onclose = (event: CloseEvent) => socket.onclose?.({ code: event.code, reason: event.reason })
   ws.onerror = () => socket.onerror?.()
   return socket
 }
