@@ -176,6 +176,7 @@ import {
 } from './platform/client-errors'
 import { guardPictureHosts } from './platform/image-hosts'
 import { type EventBus, InProcessEventBus } from './platform/event-bus'
+import { ReadCacheBus } from './platform/read-cache'
 import { IdempotencyStore } from './platform/idempotency'
 import { type NonceStore, openNonceStore } from './platform/nonce-store'
 import { clientConfig, loadPublicApps } from './platform/public-apps'
@@ -554,7 +555,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
   const catalogRepo = new CatalogRepository(database.db)
   const catalog = new CatalogService(catalogRepo, clock)
-  const bus = options.bus ?? new InProcessEventBus()
+  // Wrapped so this instance's read caches hear its own lot events before they leave (ADR 033).
+  const bus = new ReadCacheBus(options.bus ?? new InProcessEventBus())
   app.decorate('bus', bus)
   const ledger = new LedgerService(database, clock)
   const accounts = new AccountRepository(database.db, database.dialect)

@@ -11,6 +11,12 @@ import type {
 export type LotRow = Selectable<LotsTable>
 export type MallItemRow = Selectable<MallItemsTable>
 export type SpecialRow = Selectable<SpecialsTable>
+/** A lot with the fields of its special a lot page shows. */
+export type LotDetailRow = LotRow & {
+  special_title: string
+  soft_close_window_seconds: number
+  soft_close_extend_seconds: number
+}
 export interface SpecialAggregate {
   special_id: number
   /** PostgreSQL returns counts and sums of bigints as strings. */
@@ -21,7 +27,8 @@ export interface SpecialAggregate {
 
 /** All catalogue SQL: categories, banners, specials, lots, mall items and bid history. */
 export class CatalogRepository {
-  constructor(private readonly db: Kysely<DB>) {}
+  /** Public: the read caches key this database's staff edits by it (platform/read-cache.ts). */
+  constructor(readonly db: Kysely<DB>) {}
 
   listCategories() {
     return this.db.selectFrom('categories').selectAll().orderBy('sort').orderBy('id').execute()
@@ -96,7 +103,7 @@ export class CatalogRepository {
       .execute()
   }
 
-  findLot(id: number) {
+  findLot(id: number): Promise<LotDetailRow | undefined> {
     return this.db
       .selectFrom('lots')
       .innerJoin('specials', 'specials.id', 'lots.special_id')

@@ -12,6 +12,9 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
 import type { Clock } from '../../platform/clock'
+import { watchLots } from '../../platform/read-cache'
+import { CACHE_CONTROL, sendPersonal, sendPrepared } from '../../platform/read-cache-http'
+import { CatalogReads } from './cached-reads'
 import type { CatalogService } from './service'
 
 export interface CatalogRouteOptions {
@@ -33,6 +36,15 @@ export interface CatalogRouteOptions {
 export const catalogRoutes: FastifyPluginAsyncZod<CatalogRouteOptions> = async (app, opts) => {
   const { service, clock } = opts
   const tags = ['catalogue']
+  // Public reads serialised once and kept; lot events (every instance's, over the bus) drop what
+  // shows the lot (ADR 033).
+  const reads = new CatalogReads(service, clock)
+  const unwatch = watchLots(app.bus, (event) => reads.lotChanged(event.lotId))
+  const unedit = service.onEdit(() => reads.clear())
+  app.addHook('onClose', async () => {
+    unwatch()
+    unedit()
+  })
 
   app.get(
     '/meta/@category',
@@ -43,7 +55,8 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRouteOptions> = async (
         response: { 200: dataSchema(z.array(CategorySchema)) },
       },
     },
-    async () => ({ data: await service.categories() }),
+    async (request, reply) =>
+      sendPrepared(request, reply, await reads.categories(), CACHE_CONTROL.settings),
   )
 
   app.get(
@@ -55,7 +68,8 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRouteOptions> = async (
         response: { 200: dataSchema(z.array(MallCategoryNodeSchema)) },
       },
     },
-    async () => ({ data: await service.mallCategoryTree() }),
+    async (request, reply) =>
+      sendPrepared(request, reply, await reads.mallCategoryTree(), CACHE_CONTROL.settings),
   )
 
   app.get(
@@ -68,7 +82,13 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRouteOptions> = async (
         response: { 200: dataSchema(z.array(BannerSchema)) },
       },
     },
-    async (request) => ({ data: await service.banners(Number(request.params.position)) }),
+    async (request, reply) =>
+      sendPrepared(
+        request,
+        reply,
+        await reads.banners(Number(request.params.position)),
+        CACHE_CONTROL.settings,
+      ),
   )
 
   app.get(
@@ -80,7 +100,8 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRouteOptions> = async (
         response: { 200: dataSchema(z.array(SpecialSummarySchema)) },
       },
     },
-    async () => ({ data: await service.specials() }),
+    async (request, reply) =>
+      sendPrepared(request, reply, await reads.specials(), CACHE_CONTROL.live),
   )
 
   app.get(
@@ -93,7 +114,8 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRouteOptions> = async (
         response: { 200: dataSchema(SpecialDetailSchema) },
       },
     },
-    async (request) => ({ data: await service.special(request.params.id) }),
+    async (request, reply) =>
+      sendPrepared(request, reply, await reads.special(request.params.id), CACHE_CONTROL.live),
   )
 
   app.get(
@@ -105,8 +127,9 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRouteOptions> = async (
         response: { 200: dataSchema(ServerTimeSchema) },
       },
     },
-    () => {
+    (_request, reply) => {
       const now = clock.now()
+      void reply.header('cache-control', 'no-store')
       return { data: { now: new Date(now).toISOString(), timestamp: now } }
     },
   )
@@ -121,14 +144,17 @@ export const catalogRoutes: FastifyPluginAsyncZod<CatalogRouteOptions> = async (
         response: { 200: dataSchema(LotDetailSchema) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const caller = request.caller
-      const userId = caller?.kind === 'user' ? caller.userId : null
-      const stake =
-        userId === null
-          ? { myMax: null, orderId: null }
-          : await opts.viewerOf(request.params.id, userId)
-      return { data: await service.lot(request.params.id, { userId, ...stake }) }
+      const id = request.params.id
+      if (caller?.kind !== 'user') {
+        return sendPrepared(request, reply, await reads.lot(id), CACHE_CONTROL.live)
+      }
+      // The lot first: an unknown lot is a 404 before the stake is looked up.
+      const [, stake] = await Promise.all([reads.lot(id), opts.viewerOf(id, caller.userId)])
+      return sendPersonal(reply, {
+        data: await reads.lotFor(id, { userId: caller.userId, ...stake }),
+      })
     },
   )
 

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify'
 import type { Clock } from '../../platform/clock'
 import type { Database } from '../../platform/db'
+import { announceCatalogueEdit } from '../../platform/read-cache'
 import { priceStepsStaffRoutes } from '../bidding/price-steps-routes'
 import { PriceStepsService } from '../bidding/price-steps-service'
 import { staffCouponRoutes } from '../coupons/staff-routes'
@@ -21,6 +22,11 @@ export const catalogSettingsArea: FastifyPluginAsync<{ database: Database; clock
   app,
   { database, clock },
 ) => {
+  // Categories, banners, mall items, increments: an edit that went through shows in the shop at
+  // once on this instance (ADR 033).
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.method !== 'GET' && reply.statusCode < 400) announceCatalogueEdit(database.db)
+  })
   await app.register(staffMallRoutes, {
     service: StaffMallService.forDatabase(database, (tx, input) =>
       // The catalogue's insert inside the new item's own transaction: described in full, or not at all.

@@ -28,6 +28,10 @@ export const staffCatalogueRoutes: FastifyPluginAsyncZod<{
 }> = async (app, { service }) => {
   const tags = ['staff']
   const config = { staffRoles: ['cataloguer'] } as const
+  // An edit that went through shows in the shop at once on this instance (ADR 033).
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.method !== 'GET' && reply.statusCode < 400) service.announceEdit()
+  })
 
   app.get(
     '/specials',

@@ -13,6 +13,7 @@ import {
 } from '@numisma/contracts/staff-catalogue'
 import type { PriceStep } from '@numisma/domain/increments'
 import type { Updateable } from 'kysely'
+import { announceCatalogueEdit } from '../../platform/read-cache'
 import type { Clock } from '../../platform/clock'
 import { AppError } from '../../platform/errors'
 import type { LotsTable, SpecialsTable } from '../../platform/schema'
@@ -110,6 +111,9 @@ const isForeignKeyError = (error: unknown): boolean =>
  * lot import.
  */
 export class StaffCatalogueService {
+  /** Tells the shop's read caches over the same database of an edit (ADR 033); set by forDatabase. */
+  announceEdit: () => void = () => undefined
+
   constructor(private readonly deps: StaffCatalogueDeps) {}
 
   /** The service over the database, judging prices by `priceSteps` (bidding's table). */
@@ -126,7 +130,7 @@ export class StaffCatalogueService {
       listings,
       priceSteps,
     })
-    return new StaffCatalogueService({
+    const service = new StaffCatalogueService({
       transact: transactor(database),
       clock,
       repo: new StaffCatalogueRepository(database.db, database.dialect),
@@ -135,6 +139,8 @@ export class StaffCatalogueService {
       addLots: (specialId, drafts) => listing.addLots(specialId, drafts),
       imageHosts,
     })
+    service.announceEdit = () => announceCatalogueEdit(database.db)
+    return service
   }
 
   async specials(query: StaffSpecialsQuery): Promise<StaffSpecialPage> {

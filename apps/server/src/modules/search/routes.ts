@@ -1,6 +1,8 @@
 import { LotCardSchema, MallItemCardSchema, SearchQuerySchema } from '@numisma/contracts/catalog'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { z } from 'zod'
+import { watchLots } from '../../platform/read-cache'
+import { CACHE_CONTROL, sendPrepared } from '../../platform/read-cache-http'
 import type { SearchService } from './service'
 
 const PageSchema = z.object({
@@ -14,6 +16,9 @@ export const searchRoutes: FastifyPluginAsyncZod<{ service: SearchService }> = a
   app,
   { service },
 ) => {
+  // Bids reach the lists at once, from every instance (ADR 033).
+  const unwatch = watchLots(app.bus, (event) => service.lotChanged(event))
+  app.addHook('onClose', async () => unwatch())
   app.get(
     '/api/search/wechat',
     {
@@ -25,6 +30,7 @@ export const searchRoutes: FastifyPluginAsyncZod<{ service: SearchService }> = a
         response: { 200: PageSchema },
       },
     },
-    async (request) => service.search(request.query),
+    async (request, reply) =>
+      sendPrepared(request, reply, await service.searchPrepared(request.query), CACHE_CONTROL.live),
   )
 }

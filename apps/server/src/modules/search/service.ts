@@ -1,6 +1,7 @@
 import type { LotCard, MallItemCard, SearchQuery } from '@numisma/contracts/catalog'
 import { categoryDescendants } from '@numisma/domain/category-tree'
 import type { Clock } from '../../platform/clock'
+import { PreparedBody, ReadCache, type LotEvent } from '../../platform/read-cache'
 import { lotStatusOf, toLotCard, toMallCard } from '../catalog/mappers'
 import type { Selectable } from 'kysely'
 import type { LotsTable, MallCategoriesTable, MallItemsTable } from '../../platform/schema'
@@ -23,12 +24,16 @@ export interface SearchPage<T> {
   total: number
 }
 
-/** How stale the index may get; bids and new lots show up in lists within this time. */
+/**
+ * How stale the index may get: new lots, staff edits and mall stock show up in lists within this
+ * time. Bids do at once: their lot events patch the snapshot (see {@link SearchService.lotChanged}).
+ */
 export const INDEX_TTL_MS = 2_000
 
 interface Snapshot {
   loadedAt: number
   lots: LotRow[]
+  lotById: Map<number, LotRow>
   mall: MallItemRow[]
   lotIndex: SearchIndex
   mallIndex: SearchIndex
@@ -55,15 +60,53 @@ const itemBody = (row: LotRow | MallItemRow): string =>
 export class SearchService {
   private snapshot: Snapshot | undefined
   private loading: Promise<Snapshot> | undefined
+  /** Lot events of the last while, laid over a snapshot whose load may have read before them. */
+  private readonly recent = new Map<number, { event: LotEvent; at: number }>()
+  /** Answered pages, serialised, per snapshot and query (ADR 033). */
+  private readonly pages: ReadCache<PreparedBody>
 
   constructor(
     private readonly repo: SearchSource,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.pages = new ReadCache({ clock, ttlMs: INDEX_TTL_MS, maxEntries: 1_000 })
+  }
 
   async search(query: SearchQuery): Promise<SearchPage<LotCard> | SearchPage<MallItemCard>> {
     const snap = await this.fresh()
     return query.type === 'mall' ? this.searchMall(snap, query) : this.searchLots(snap, query)
+  }
+
+  /** {@link search}, serialised once per snapshot and query until a lot changes. */
+  async searchPrepared(query: SearchQuery): Promise<PreparedBody> {
+    const snap = await this.fresh()
+    return this.pages.get(`${snap.loadedAt}|${JSON.stringify(query)}`, () => {
+      const now = this.clock.now()
+      const page =
+        query.type === 'mall' ? this.searchMall(snap, query) : this.searchLots(snap, query)
+      // A lot opening or closing moves it between the status filters.
+      let validUntil = Infinity
+      if (query.type !== 'mall') {
+        for (const row of snap.lots) {
+          if (row.starts_at > now && row.starts_at < validUntil) validUntil = row.starts_at
+          if (row.ends_at > now && row.ends_at < validUntil) validUntil = row.ends_at
+        }
+      }
+      return Promise.resolve({ value: PreparedBody.of(page), tags: ['lots'], validUntil })
+    })
+  }
+
+  /**
+   * A lot event (a bid, an extension, a close) from the bus: the snapshot takes its price, bid
+   * count and end at once, so no list shows a price older than a push the page already had; the
+   * next reload brings the rest. Bid counts only grow, so an older event never undoes a newer one.
+   */
+  lotChanged(event: LotEvent): void {
+    const now = this.clock.now()
+    this.recent.set(event.lotId, { event, at: now })
+    for (const [id, r] of this.recent) if (now - r.at > 2 * INDEX_TTL_MS) this.recent.delete(id)
+    if (this.snapshot) apply(this.snapshot, event)
+    this.pages.invalidate('lots')
   }
 
   private searchLots(snap: Snapshot, q: SearchQuery): SearchPage<LotCard> {
@@ -151,7 +194,18 @@ export class SearchService {
   private async fresh(): Promise<Snapshot> {
     const now = this.clock.now()
     if (this.snapshot && now - this.snapshot.loadedAt < INDEX_TTL_MS) return this.snapshot
-    this.loading ??= this.load(now).finally(() => (this.loading = undefined))
+    this.loading ??= this.load(now).then(
+      (snap) => {
+        // Events heard since the load began may postdate what it read.
+        for (const r of this.recent.values()) if (r.at >= now) apply(snap, r.event)
+        this.loading = undefined
+        return snap
+      },
+      (error: unknown) => {
+        this.loading = undefined
+        throw error
+      },
+    )
     this.snapshot = await this.loading
     return this.snapshot
   }
@@ -165,6 +219,7 @@ export class SearchService {
     return {
       loadedAt: now,
       lots,
+      lotById: new Map(lots.map((r) => [r.id, r])),
       mall,
       mallSubtree: categoryDescendants(
         mallCategories.map((c) => ({ id: c.id, parentId: c.parent_id })),
@@ -175,6 +230,15 @@ export class SearchService {
       ),
     }
   }
+}
+
+function apply(snap: Snapshot, event: LotEvent): void {
+  const row = snap.lotById.get(event.lotId)
+  if (!row || event.bidCount < row.bid_count) return
+  row.price = event.price
+  row.bid_count = event.bidCount
+  row.ends_at = Date.parse(event.endsAt)
+  if (event.status === 'sold' || event.status === 'unsold') row.status = event.status
 }
 
 function paginate<R, T>(rows: R[], q: SearchQuery, map: (row: R) => T): SearchPage<T> {
