@@ -191,3 +191,16 @@ describe.each(databases.map((d) => d.name))('SIGTERM on %s', (kind) => {
     }
   }, 60_000)
 })
+
+describe('ROLES naming no known role', () => {
+  it('refuses to start, saying which name is wrong and what the roles are', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'helper-roles-gs-'))
+    try {
+      await expect(startServer({ DATA_DIR: dataDir, ROLES: 'main,serch' })).rejects.toThrow(
+        /server exited while starting:[\s\S]*ROLES: unknown role "serch"; give a comma-separated list of main, search, push/,
+      )
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    }
+  }, 60_000)
+})
