@@ -6,7 +6,9 @@
 # reach the server (HSTS only over https), oversized bodies stop at nginx, and stopping one
 # instance fails over to the other.
 #
-#   scripts/check-nginx.sh            # exits 0 when every check passes; 2 when nginx is absent
+#   scripts/check-nginx.sh    # exit 0: every check passed; 1: one failed; 2: no nginx here
+#                             # (1 with REQUIRE_NGINX=1, as CI should set it)
+#   NGINX_CONF=/etc/nginx/conf.d/numisma.conf scripts/check-nginx.sh    # an edited copy
 #
 # Needs: nginx (Debian: apt-get install -y nginx-light), openssl, curl, PostgreSQL and Redis as in
 # the README's prerequisites (PG_ADMIN_URL, REDIS_URL override), and a built web app (WEB_DIST,
@@ -17,6 +19,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 pg_admin=${PG_ADMIN_URL:-postgres://postgres@127.0.0.1:5432/postgres}
 redis_url=${REDIS_URL:-redis://127.0.0.1:6379}
 web_dist=${WEB_DIST:-$root/apps/web/dist}
+# Another copy of the config (an edited one) may be checked instead.
+conf=${NGINX_CONF:-$root/deploy/nginx/numisma.conf}
 db_name=${CHECK_NGINX_DB:-numisma_check_nginx_$$}
 work=$(mktemp -d /tmp/numisma-check-nginx.XXXXXX)
 # nginx's workers (nobody, when started as root) write request bodies under it.
@@ -24,6 +28,11 @@ chmod 755 "$work"
 name=shop.example.com
 
 if ! command -v nginx >/dev/null; then
+  # As REQUIRE_PG does for the test suites: in CI a missing nginx is a failure, not a skip.
+  if [ "${REQUIRE_NGINX:-}" = 1 ]; then
+    echo "FAIL: nginx is not installed and REQUIRE_NGINX=1 (apt-get install -y nginx-light)" >&2
+    exit 1
+  fi
   echo "SKIPPED: nginx is not installed (apt-get install -y nginx-light); nothing was checked" >&2
   exit 2
 fi
@@ -99,7 +108,7 @@ sed -e "s/127\.0\.0\.1:8081/127.0.0.1:$port1/g" \
   -e "s#/etc/letsencrypt/live/$name#$work#g" \
   -e "s#/var/www/acme#$work/acme#g" \
   -e "s#/var/log/nginx#$work/logs#g" \
-  "$root/deploy/nginx/numisma.conf" >"$work/numisma.conf"
+  "$conf" >"$work/numisma.conf"
 cat >"$work/nginx.conf" <<EOF
 daemon off;
 worker_processes 1;
@@ -221,7 +230,26 @@ for _ in $(seq 1 20); do c -o /dev/null "$base/svc/health"; done
 check "requests are spread over both instances" \
   test "$(grep -o "upstream=127.0.0.1:[0-9]*" "$work/logs/numisma.access.log" | sort -u | wc -l)" = "2"
 
-# Failover: instance 1 is stopped as systemd stops it (SIGTERM); every request still succeeds.
+# Failover: instance 1 is stopped as systemd stops it (SIGTERM); every request still succeeds,
+# and the push sockets nginx gave it are closed with 1012 and a reconnect hint, through nginx.
+(cd "$root" && exec node -e '
+  const WebSocket = require("ws")
+  const [port, name] = process.argv.slice(1)
+  let open = 0
+  for (let i = 0; i < 4; i++) {
+    const ws = new WebSocket(`wss://127.0.0.1:${port}/svc/push/ws`, {
+      headers: { Host: `${name}:${port}` }, servername: name, rejectUnauthorized: false,
+      origin: `https://${name}:${port}`,
+    })
+    ws.on("open", () => { if (++open === 4) console.log("open") })
+    ws.on("close", (code, reason) => console.log(`close ${code} ${reason}`))
+    ws.on("error", () => undefined)
+  }
+  setTimeout(() => process.exit(0), 8000)
+' "$https_port" "$name" >"$work/sockets.log") &
+sockets_pid=$!
+pids+=("$sockets_pid")
+for _ in $(seq 1 50); do grep -q open "$work/sockets.log" && break; sleep 0.1; done
 kill -TERM "$instance1_pid"
 codes=""
 for _ in $(seq 1 30); do
@@ -231,9 +259,13 @@ for _ in $(seq 1 30); do
 done
 check "with instance 1 stopped, every GET answers 200 and no POST gets a 502 (got: $(echo $codes | tr ' ' '\n' | sort | uniq -c | tr -s ' \n' ' '))" \
   bash -c "! echo '$codes' | grep -qE '(^| )(50[0-9]|000)( |$)'"
-wait "$instance1_pid" 2>/dev/null || true
-check "instance 1 exited cleanly on SIGTERM" \
-  bash -c "! grep -q '\"level\":[56]0' '$work/instance1.log'"
+status=0
+wait "$instance1_pid" 2>/dev/null || status=$?
+check "instance 1 exited 0 on SIGTERM, with no error logged" \
+  bash -c "test $status = 0 && ! grep -q '\"level\":[56]0' '$work/instance1.log'"
+wait "$sockets_pid" 2>/dev/null || true
+check "its push sockets were closed through nginx with 1012 and a reconnect hint ($(grep -c '^close' "$work/sockets.log") of 4)" \
+  grep -qE '^close 1012 \{"retryAfterMs":[0-9]+\}$' "$work/sockets.log"
 
 if [ "$failures" -gt 0 ]; then
   echo "$failures check(s) failed; nginx error log:" >&2
