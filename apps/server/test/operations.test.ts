@@ -290,7 +290,7 @@ try {
 
 describe('PostgreSQL dump and restore (docs §13)', () => {
   it.runIf(databases.includes('postgres') && hasPgDump)(
-    'pg_dump --format=custom, pg_restore into a new database: migrate finds nothing to do, data kept',
+    'deploy/pg-dump.sh, pg_restore into a new database: migrate finds nothing to do, data kept',
     { timeout: 90_000 },
     async () => {
       const source = `numisma_ops_src_${process.pid}`
@@ -311,9 +311,13 @@ describe('PostgreSQL dump and restore (docs §13)', () => {
         await live.db.insertInto('settings').values({ key: 'dump-test', value: 'kept' }).execute()
         await live.close()
 
-        const dump = path.join(tmp, 'numisma.dump')
-        await run('pg_dump', ['--format=custom', `--file=${dump}`, urlOf(source)])
-        await run('pg_restore', ['--list', dump])
+        // deploy/pg-dump.sh, as numisma-pg-dump.service runs it.
+        const { stdout } = await run(path.join(ROOT, 'deploy/pg-dump.sh'), [tmp, '14'], {
+          env: { PATH: process.env.PATH, DATABASE_URL: urlOf(source) },
+        })
+        const dump = stdout.trim()
+        expect(path.basename(dump)).toMatch(/^numisma-\d{8}T\d{6}Z\.dump$/)
+        expect(fs.readdirSync(tmp).filter((name) => name.endsWith('.partial'))).toEqual([])
         await run('pg_restore', ['--no-owner', `--dbname=${urlOf(restored)}`, dump])
 
         const after = await migrate({ DATABASE_URL: urlOf(restored) })
