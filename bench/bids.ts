@@ -224,7 +224,22 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 }
 
-async function load(base: string, fixture: Fixture, mode: Mode) {
+/** CPU seconds (user + system) a process has used, from /proc (Linux); undefined elsewhere. */
+function cpuSecondsOf(pid: number | undefined): number | undefined {
+  try {
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS
+  } catch {
+    return undefined
+  }
+}
+const CLOCK_TICKS = 100
+
+async function load(base: string, fixture: Fixture, mode: Mode, serverPid?: number) {
+  const serverCpuBefore = cpuSecondsOf(serverPid)
+  const loadCpuBefore = process.cpuUsage()
   const deadline = performance.now() + SECONDS * 1000
   const latencies: number[] = []
   const statuses: Record<string, number> = {}
@@ -283,8 +298,27 @@ async function load(base: string, fixture: Fixture, mode: Mode) {
   const started = performance.now()
   await Promise.all(fixture.bidders.map((b, i) => client(b, i)))
   const seconds = (performance.now() - started) / 1000
+  const serverCpuAfter = cpuSecondsOf(serverPid)
+  const loadCpu = process.cpuUsage(loadCpuBefore)
   latencies.sort((a, b) => a - b)
   const accepted = statuses.accepted ?? 0
+  // CPU per request and per accepted bid: on a shared machine these move far less than the rates,
+  // and they say what a quiet core could do (a second process is the load on the same cores).
+  const perRequest = (cpuSeconds: number) =>
+    Number(((cpuSeconds * 1000) / Math.max(1, latencies.length)).toFixed(3))
+  const serverCpu =
+    serverCpuBefore === undefined || serverCpuAfter === undefined
+      ? undefined
+      : serverCpuAfter - serverCpuBefore
+  const cpu = {
+    serverSeconds: serverCpu === undefined ? null : Number(serverCpu.toFixed(2)),
+    serverMsPerRequest: serverCpu === undefined ? null : perRequest(serverCpu),
+    serverMsPerAccepted:
+      serverCpu === undefined
+        ? null
+        : Number(((serverCpu * 1000) / Math.max(1, accepted)).toFixed(3)),
+    loadMsPerRequest: perRequest((loadCpu.user + loadCpu.system) / 1e6),
+  }
   return {
     mode,
     clients: fixture.bidders.length,
@@ -299,6 +333,7 @@ async function load(base: string, fixture: Fixture, mode: Mode) {
       max: Number((latencies.at(-1) ?? 0).toFixed(2)),
     },
     outcomes: statuses,
+    cpu,
   }
 }
 
@@ -335,9 +370,9 @@ async function run(database: DbKind) {
   try {
     const results = []
     for (const mode of MODES) {
-      const result = await load(base, fixture, mode)
+      const result = await load(base, fixture, mode, child.pid)
       console.log(
-        `${database} ${mode}: ${result.acceptedPerSecond} accepted bids/s, p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms`,
+        `${database} ${mode}: ${result.acceptedPerSecond} accepted bids/s, p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms, server CPU ${result.cpu.serverMsPerRequest} ms/request ${result.cpu.serverMsPerAccepted} ms/accepted, load CPU ${result.cpu.loadMsPerRequest} ms/request`,
         result.outcomes,
       )
       results.push({ database, ...result })
