@@ -198,6 +198,9 @@ export function percentile(sorted: ArrayLike<number>, p: number): number {
 
 export const round = (n: number, digits = 2) => Number(n.toFixed(digits))
 
+/** The machine's load when the benchmark started: other work on it skews every figure. */
+const loadAtStart = os.loadavg()
+
 export function machine() {
   return {
     cpus: os.cpus().length,
@@ -205,6 +208,7 @@ export function machine() {
     memoryGiB: Math.round(os.totalmem() / 2 ** 30),
     node: process.version,
     platform: `${os.platform()} ${os.release()}`,
+    loadAverageAtStart: loadAtStart.map((n) => round(n)),
     loadAverageAtEnd: os.loadavg().map((n) => round(n)),
     note:
       'loopback only; server, watcher processes and load share this machine, so their CPU ' +
