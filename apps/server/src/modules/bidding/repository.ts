@@ -55,16 +55,14 @@ export type OneStatementBid =
   /** Another transaction holds the lot: nothing was done. */
   | { busy: true }
 
+/** One bid of a batch for `placeBidsInOneStatement`. */
 export interface OneStatementBidInput {
   lotId: number
   userId: number
   amount: number
   proxy: boolean
-  now: number
   key: string | null
   hash: string
-  quotaMultiplier: number
-  idempotencyTtlMs: number
 }
 
 /**
@@ -87,19 +85,20 @@ export class BiddingRepository {
   }
 
   /**
-   * Places a bid in one statement; nothing is written unless it returns `response`. Outside a
-   * transaction (`tx` = the pool) it is its own autocommit transaction; it never waits for the
-   * lot's lock but answers `busy` (see BiddingService.bidInOneStatement).
+   * Places bids on one lot, in order, in one statement (numisma_place_bids); nothing is written for
+   * a bid unless its answer is a `response`. Outside a transaction (`tx` = the pool) the statement
+   * is its own autocommit transaction. It never waits for the lot's lock but answers `busy` (see
+   * BiddingService.bidInOneStatement).
    */
-  async placeBidInOneStatement(
-    input: OneStatementBidInput,
+  async placeBidsInOneStatement(
+    bids: OneStatementBidInput[],
+    options: { now: number; quotaMultiplier: number; idempotencyTtlMs: number },
     tx: Tx = this.db,
-  ): Promise<OneStatementBid> {
-    const { rows } = await sql<{ result: OneStatementBid }>`
-      select numisma_place_bid(${input.lotId}, ${input.userId}, ${input.amount}, ${input.proxy},
-        ${input.now}, ${input.key}, ${input.hash}, ${input.quotaMultiplier},
-        ${input.idempotencyTtlMs}) as result`.execute(tx)
-    return rows[0]!.result
+  ): Promise<OneStatementBid[]> {
+    const { rows } = await sql<{ results: OneStatementBid[] }>`
+      select numisma_place_bids(${JSON.stringify(bids)}::jsonb, ${options.now},
+        ${options.quotaMultiplier}, ${options.idempotencyTtlMs}) as results`.execute(tx)
+    return rows[0]!.results
   }
 
   /** Waits for the lot's row lock in `tx` (PostgreSQL), reading nothing. */

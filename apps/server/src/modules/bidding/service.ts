@@ -41,6 +41,7 @@ import type {
   Exposure,
   LockedLot,
   OneStatementBid,
+  OneStatementBidInput,
   PlacedPush,
 } from './repository'
 import type { WatchRepository } from './watch-repository'
@@ -69,6 +70,15 @@ export interface BiddingDeps {
   watches: WatchRepository
   idempotency: IdempotencyStore
   options: BiddingOptions
+}
+
+/** At most this many queued bids on a lot go in one statement. */
+const MAX_BATCH = 64
+
+interface QueuedBid {
+  bid: OneStatementBidInput
+  resolve: (result: BidResult) => void
+  reject: (error: unknown) => void
 }
 
 const RETRYABLE = new Set(['40001', '40P01'])
@@ -102,8 +112,8 @@ function toState(lot: LockedLot, proxies: LotState['proxies']): LotState {
  */
 export class BiddingService {
   private readonly displayNames = new Map<number, string>()
-  /** The tail of each lot's queue of bids on this instance (bidInOneStatement). */
-  private readonly lotQueues = new Map<number, Promise<void>>()
+  /** Each lot's bids waiting on this instance for the statement before them (bidInOneStatement). */
+  private readonly lotQueues = new Map<number, QueuedBid[]>()
 
   constructor(private readonly deps: BiddingDeps) {}
 
@@ -195,11 +205,11 @@ export class BiddingService {
    * compares them).
    *
    * The time that judges a bid is still read when the bid holds the lot: bids on one lot from this
-   * instance queue here, in order, and each reads the clock when its turn comes; the statement then
-   * takes the lock without waiting. When another instance (or a sweeper, a withdrawal) holds the
-   * lot, the statement answers `busy` and the bid waits for the lock in a transaction, reads the
-   * clock after it, and runs the same statement in it. Retried, like writeTransaction, on a
-   * serialisation failure or deadlock.
+   * instance queue here, and whatever queued while one statement ran goes, in order, as the next
+   * (numisma_place_bids: one statement, one commit), with the clock read as it is sent; the
+   * statement takes the lock without waiting. When another instance (or the sweeper, a proxy
+   * cancel) holds the lot, the statement answers `busy` and the batch waits for the lock in a
+   * transaction, reads the clock after it, and runs the same statement in it.
    */
   private bidInOneStatement(
     userId: number,
@@ -207,67 +217,84 @@ export class BiddingService {
     hash: string,
     idempotencyKey?: string,
   ): Promise<BidResult> {
-    return this.inLotQueue(request.lotId, async () => {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          const outcome = await this.placeOnce(userId, request, hash, idempotencyKey)
-          if ('error' in outcome) throw new AppError(outcome.error, outcome.details ?? undefined)
-          if ('replay' in outcome) return outcome.replay
-          this.publishBid(outcome.response, outcome.push)
-          return outcome.response
-        } catch (error) {
-          if (!isRetryable(error) || attempt >= MAX_ATTEMPTS) throw error
-          await new Promise((resolve) => setTimeout(resolve, attempt * 5 + Math.random() * 10))
-        }
+    return new Promise((resolve, reject) => {
+      let queue = this.lotQueues.get(request.lotId)
+      if (!queue) {
+        queue = []
+        this.lotQueues.set(request.lotId, queue)
+        const waiting = queue
+        this.drainLot(request.lotId, queue).catch((error: unknown) => {
+          for (const { reject } of waiting) reject(error)
+        })
       }
+      queue.push({
+        bid: {
+          lotId: request.lotId,
+          userId,
+          amount: request.amount,
+          proxy: request.proxy,
+          key: idempotencyKey ?? null,
+          hash,
+        },
+        resolve,
+        reject,
+      })
     })
   }
 
-  private async placeOnce(
-    userId: number,
-    request: BidRequest,
-    hash: string,
-    idempotencyKey?: string,
-  ): Promise<Exclude<OneStatementBid, { busy: true }>> {
+  /** Places the lot's queued bids, a batch at a time, until none are left. */
+  private async drainLot(lotId: number, queue: QueuedBid[]): Promise<void> {
+    // Let the bids that arrive in this turn of the event loop join the first batch.
+    await Promise.resolve()
+    while (queue.length > 0) {
+      const batch = queue.splice(0, MAX_BATCH)
+      try {
+        const outcomes = await this.placeBatch(batch.map((q) => q.bid))
+        // Straight after commit, in order, so pushes for one lot go out in commit order.
+        for (const [i, outcome] of outcomes.entries()) {
+          const { resolve, reject } = batch[i]!
+          if ('error' in outcome) reject(new AppError(outcome.error, outcome.details ?? undefined))
+          else if ('replay' in outcome) resolve(outcome.replay)
+          else {
+            this.publishBid(outcome.response, outcome.push)
+            resolve(outcome.response)
+          }
+        }
+      } catch (error) {
+        for (const { reject } of batch) reject(error)
+      }
+    }
+    this.lotQueues.delete(lotId)
+  }
+
+  /** One batch, retried like writeTransaction on a serialisation failure or deadlock. */
+  private async placeBatch(
+    bids: OneStatementBidInput[],
+  ): Promise<Exclude<OneStatementBid, { busy: true }>[]> {
     const { lots, clock, options } = this.deps
-    const input = (now: number) => ({
-      lotId: request.lotId,
-      userId,
-      amount: request.amount,
-      proxy: request.proxy,
+    const settings = (now: number) => ({
       now,
-      key: idempotencyKey ?? null,
-      hash,
       quotaMultiplier: options.quotaMultiplier,
       idempotencyTtlMs: IDEMPOTENCY_TTL_MS,
     })
-    const outcome = await lots.placeBidInOneStatement(input(clock.now()))
-    if (!('busy' in outcome)) return outcome
-    return this.deps.transact(async (tx) => {
-      await lots.waitForLot(tx, request.lotId)
-      // After the lock: a bid that queued behind another transaction is judged when applied.
-      const locked = await lots.placeBidInOneStatement(input(clock.now()), tx)
-      if ('busy' in locked) throw new Error('numisma_place_bid: busy under its own lock')
-      return locked
-    })
-  }
-
-  /**
-   * Runs `work` after the bids on the same lot that came before it on this instance: the lock the
-   * statement takes is then free unless another instance holds it, and the clock each bid reads is
-   * read when its turn comes. Bids on different lots do not wait for each other.
-   */
-  private inLotQueue<T>(lotId: number, work: () => Promise<T>): Promise<T> {
-    const previous = this.lotQueues.get(lotId) ?? Promise.resolve()
-    const run = previous.then(work, work)
-    // The queue goes on whatever a bid's outcome; the last one out removes the lot's entry.
-    const queues = this.lotQueues
-    const done = () => {
-      if (queues.get(lotId) === tail) queues.delete(lotId)
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const outcomes = await lots.placeBidsInOneStatement(bids, settings(clock.now()))
+        if (!outcomes.some((o) => 'busy' in o))
+          return outcomes as Exclude<OneStatementBid, { busy: true }>[]
+        return await this.deps.transact(async (tx) => {
+          await lots.waitForLot(tx, bids[0]!.lotId)
+          // After the lock: bids that queued behind another transaction are judged when applied.
+          const locked = await lots.placeBidsInOneStatement(bids, settings(clock.now()), tx)
+          if (locked.some((o) => 'busy' in o))
+            throw new Error('numisma_place_bids: busy under its own lock')
+          return locked as Exclude<OneStatementBid, { busy: true }>[]
+        })
+      } catch (error) {
+        if (!isRetryable(error) || attempt >= MAX_ATTEMPTS) throw error
+        await new Promise((resolve) => setTimeout(resolve, attempt * 5 + Math.random() * 10))
+      }
     }
-    const tail: Promise<void> = run.then(done, done)
-    queues.set(lotId, tail)
-    return run
   }
 
   /**

@@ -435,4 +435,23 @@ const FUNCTIONS = [
        'leaderId', v_state->'leaderId', 'endsAt', v_ends_at, 'outbid', v_decision->'outbid',
        'title', v_lot.title, 'leader', v_leader_display, 'now', v_now_ms));
    end $$`,
+
+  // Bids on one lot that queued together on an instance, in order, as one statement and one
+  // commit: each is numisma_place_bid at the same p_now (the time the batch is applied), and sees
+  // what the ones before it wrote. One answer per bid, in order.
+  `create or replace function numisma_place_bids(
+     p_bids jsonb, p_now bigint, p_multiplier bigint, p_ttl_ms bigint) returns jsonb
+   language plpgsql volatile as $$
+   declare
+     v_bid jsonb;
+     v_results jsonb := '[]'::jsonb;
+   begin
+     for v_bid in select b from jsonb_array_elements(p_bids) with ordinality t(b, i) order by i loop
+       v_results := v_results || jsonb_build_array(numisma_place_bid(
+         (v_bid->>'lotId')::bigint, (v_bid->>'userId')::bigint, (v_bid->>'amount')::bigint,
+         (v_bid->>'proxy')::boolean, p_now, v_bid->>'key', v_bid->>'hash', p_multiplier,
+         p_ttl_ms));
+     end loop;
+     return v_results;
+   end $$`,
 ]
