@@ -55,6 +55,17 @@ const PG_ADMIN = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
 const OUT = process.env.BENCH_OUT ?? path.join(root, 'bench', 'results', 'read-path.json')
 const TMP = process.env.BENCH_TMP ?? '/tmp/readpath-bench'
+/**
+ * `BENCH_SERVERS=before=/tmp/a,after=/tmp/b`: run each database against several checkouts of the
+ * server (e.g. `git archive` of two commits, node_modules linked), back to back, so their ratio
+ * comes from one run on one machine. Unset: this checkout only.
+ */
+const SERVERS: Array<{ label: string; root: string }> = process.env.BENCH_SERVERS
+  ? process.env.BENCH_SERVERS.split(',').map((pair) => {
+      const [label, dir] = pair.split('=')
+      return { label: label!, root: path.resolve(dir!) }
+    })
+  : [{ label: 'current', root }]
 
 type DbKind = 'sqlite' | 'postgres'
 const DB_ORDER: readonly DbKind[] = ['sqlite', 'postgres']
@@ -297,7 +308,7 @@ function processCpuMs(pid: number): number {
   }
 }
 
-async function startServer(env: Record<string, string>, dataDir: string) {
+async function startServer(env: Record<string, string>, dataDir: string, serverRoot: string) {
   const port = await freePort()
   const profile = process.env.BENCH_PROFILE
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
@@ -306,7 +317,7 @@ async function startServer(env: Record<string, string>, dataDir: string) {
     process.execPath,
     [...profile, '--import', 'tsx', 'apps/server/src/server.ts'],
     {
-      cwd: root,
+      cwd: serverRoot,
       env: {
         ...process.env,
         ...env,
@@ -522,7 +533,7 @@ async function pgAvailable(): Promise<boolean> {
   }
 }
 
-async function run(database: DbKind) {
+async function run(database: DbKind, server: { label: string; root: string }) {
   fs.mkdirSync(TMP, { recursive: true })
   const dir = fs.mkdtempSync(path.join(TMP, `${database}-`))
   let url: string | undefined
@@ -537,7 +548,11 @@ async function run(database: DbKind) {
     u.pathname = `/${dbName}`
     url = u.toString()
   }
-  const { child, base } = await startServer(url ? { DATABASE_URL: url } : { DATABASE_URL: '' }, dir)
+  const { child, base } = await startServer(
+    url ? { DATABASE_URL: url } : { DATABASE_URL: '' },
+    dir,
+    server.root,
+  )
   try {
     const { users, apps } = await prepareUsers(url, path.join(dir, 'numisma.db'))
     const routes = await routesOf(base, apps)
@@ -588,6 +603,11 @@ async function run(database: DbKind) {
     const overall = summary(all, seconds)
     const result = {
       database,
+      server: server.label,
+      catalogue: {
+        specials: routes.filter((r) => r.group === 'special').length,
+        lots: routes.filter((r) => r.group === 'lot').length,
+      },
       seconds: Number(seconds.toFixed(2)),
       workers: WORKERS,
       connections: WORKERS * CONNECTIONS,
@@ -605,7 +625,7 @@ async function run(database: DbKind) {
       routes: Object.fromEntries(Object.entries(byRoute).map(([k, v]) => [k, summary(v, seconds)])),
     }
     console.log(
-      `${database}: ${overall.requestsPerSecond} req/s, p50 ${overall.latencyMs.p50} ms, p99 ${overall.latencyMs.p99} ms, max ${overall.latencyMs.max} ms; cpu server ${result.cpu.server}, generator ${result.cpu.generator}`,
+      `${database} (${server.label}): ${overall.requestsPerSecond} req/s, p50 ${overall.latencyMs.p50} ms, p99 ${overall.latencyMs.p99} ms, max ${overall.latencyMs.max} ms; cpu server ${result.cpu.server}, generator ${result.cpu.generator}`,
       statuses,
       `(${((Date.now() - started) / 1000).toFixed(1)} s)`,
     )
@@ -630,7 +650,7 @@ async function main() {
       console.warn('PostgreSQL not reachable: PostgreSQL skipped')
       continue
     }
-    results.push(await run(database))
+    for (const server of SERVERS) results.push(await run(database, server))
   }
   const report = {
     benchmark:
@@ -653,6 +673,7 @@ async function main() {
       signedInShare: SIGNED_IN_SHARE,
       revalidatingVisitorShare: CACHING_SHARE,
       target: '≥ 5,000 req/s overall with p99 ≤ 50 ms',
+      servers: process.env.BENCH_SERVERS_NOTE ?? SERVERS.map((s) => s.label).join(', '),
     },
     results,
   }

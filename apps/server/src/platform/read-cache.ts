@@ -134,9 +134,9 @@ export class PreparedBody {
   }
 
   get br(): Buffer {
-    // Quality 5: close to the best ratio on JSON at a fraction of quality 11's time.
+    // Quality 4, as @fastify/compress uses per request: a fill costs no more than before.
     return (this.brotli ??= brotliCompressSync(this.json, {
-      params: { [zlib.BROTLI_PARAM_QUALITY]: 5 },
+      params: { [zlib.BROTLI_PARAM_QUALITY]: 4 },
     }))
   }
 }

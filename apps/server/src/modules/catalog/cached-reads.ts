@@ -12,10 +12,11 @@ import type { LotDetailRow } from './repository'
 
 /**
  * How long a cached lot, special or home list may stand without a lot event (ADR 033). Bids and
- * closes invalidate at once on every instance through the bus; this bounds what nothing announces —
- * a staff edit, a new special — the same 2 s the search index allows itself (search/service.ts).
+ * closes invalidate at once on every instance through the bus, and this instance's staff edits
+ * clear it at once; this bounds what nothing announces — another instance's staff edit, a relist, a
+ * photo. Long enough that a lot read a few times a second is mostly served from memory.
  */
-export const CATALOGUE_TTL_MS = 2_000
+export const CATALOGUE_TTL_MS = 5_000
 /** Categories, the category tree and banners: staff-set, read on every home page. */
 export const SETTINGS_TTL_MS = 10_000
 
