@@ -2,9 +2,10 @@
 # Runs deploy/nginx/numisma.conf — a copy with test ports, a throwaway certificate and paths under
 # a temporary directory — in front of two real server instances on PostgreSQL + Redis, and checks
 # what docs/operations.md promises: pages and assets load over TLS, br/gzip come from the server
-# and nothing is compressed twice, the push and chat WebSockets upgrade through nginx, X-Forwarded-*
-# reach the server (HSTS only over https), oversized bodies stop at nginx, and stopping one
-# instance fails over to the other.
+# and nothing is compressed twice, signed calls reach main and search with their paths intact, the
+# push and chat WebSockets upgrade through nginx, X-Forwarded-* reach the server (HSTS only over
+# https), oversized bodies stop at nginx, and stopping one instance fails over to the other. The
+# instances run in production mode.
 #
 #   scripts/check-nginx.sh    # exit 0: every check passed; 1: one failed; 2: no nginx here
 #                             # (1 with REQUIRE_NGINX=1, as CI should set it)
@@ -74,7 +75,8 @@ start_instance() { # start_instance <n> <port>
     cd "$root"
     exec env PORT="$2" HOST=127.0.0.1 DATA_DIR="$work/data$1" DATABASE_URL="$database_url" \
       REDIS_URL="$redis_url" SEED=demo TRUST_PROXY=127.0.0.1 WEB_DIST="$web_dist" \
-      LOG_FORMAT=json LOG_LEVEL=warn \
+      NUMISMA_ENV=production SMS_PROVIDER=sandbox PAY_PASSWORD_PEPPER=check-nginx-pepper-0123456789 \
+      NUMISMA_ADMIN_PASSWORD=check-nginx-admin LOG_FORMAT=json LOG_LEVEL=warn \
       node --import tsx apps/server/src/server.ts >"$work/instance$1.log" 2>&1
   ) &
   pids+=($!)
@@ -178,8 +180,17 @@ else
   echo "SKIPPED page and asset checks: no web build at $web_dist (npm run build -w @numisma/web, or set WEB_DIST)" >&2
 fi
 
-check "an API answer over 1 KB is compressed by the server (br)" \
-  test "$(header content-encoding -H 'Accept-Encoding: br' "$base/svc/docs/json")" = "br"
+# Signed calls (the signature covers the path: nginx must pass it untouched), to main and search;
+# the same request again reaches the other instance and is refused there (nonces in Redis).
+signed=$(cd "$root" && node --import tsx scripts/check-nginx.signed.mjs "$https_port" "$name")
+echo "     signed calls: $signed"
+field() { node -e 'const o = JSON.parse(process.argv[1]); console.log(process.argv[2].split(".").reduce((v, k) => v[k], o))' "$signed" "$1"; }
+check "a signed call to /svc/main answers 200" test "$(field main.status)" = 200
+check "a signed call to /svc/search answers 200" test "$(field search.status)" = 200
+check "an API answer over 1 KB comes br-compressed by the server" \
+  test "$(field main.encoding)" = br -o "$(field main.bytes)" -lt 1024
+check "the same signed request replayed (round robin: to the other instance) is refused: NONCE_REPLAYED" \
+  test "$(field replayCode)" = NONCE_REPLAYED
 check "HSTS is sent once: the server saw X-Forwarded-Proto https from a trusted proxy" \
   test "$(count_header strict-transport-security "$base/svc/health")" = "1"
 check "/svc/search/* reaches the server (its coded 404, not nginx's page)" \
