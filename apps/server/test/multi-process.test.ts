@@ -179,11 +179,10 @@ async function setUp(postgres: PostgresDatabase): Promise<Fixture> {
 }
 
 /**
- * A Redis database of this suite's own (as it has its own PostgreSQL database): keys — nonces, job
- * leases, rate-limit counters — are not namespaced by deployment, so the server processes of suites
- * running beside this one (graceful-shutdown, server-logs) would otherwise share them, and one of
- * theirs holding the closing sweeper's lease would stop both of ours. Pub/sub is not per database:
- * the lot ids (see setUp) keep their pushes apart.
+ * A Redis database of this suite's own, as it has its own PostgreSQL database: what the servers
+ * keep in Redis (nonces, rate-limit counters, job leases) is then theirs alone, whichever suites'
+ * servers (graceful-shutdown, server-logs) run beside them. Pub/sub is not per database: the lot
+ * ids (see setUp) keep other suites' pushes apart from ours.
  */
 const redisUrl = (() => {
   const url = new URL(REDIS_TEST_URL)
