@@ -33,6 +33,12 @@ const ALL_PAGES = 0x7fffffff
 export async function backup({ dataDir, destination, keep, now = new Date() }) {
   const source = path.join(dataDir, DATABASE_FILE)
   if (!fs.existsSync(source)) throw new Error(`no database at ${source} (DATA_DIR=${dataDir})`)
+  // Opening a WAL database creates its -wal and -shm files when the server is stopped: made by
+  // another user (root), the server could not open them at its next start.
+  const owner = fs.statSync(source).uid
+  if (process.getuid !== undefined && process.getuid() !== owner) {
+    throw new Error(`run as the owner of ${source} (uid ${owner}), e.g. sudo -u numisma`)
+  }
   fs.mkdirSync(destination, { recursive: true })
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('.', '')
   const file = path.join(destination, `numisma-${stamp}.db`)

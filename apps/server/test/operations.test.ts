@@ -200,6 +200,14 @@ describe('scripts/backup.mjs', () => {
     expect(await fails([], { DATABASE_URL: 'postgres://x@127.0.0.1/y' })).toMatch(/pg_dump/)
     expect(await fails(['--data-dir', path.join(tmp, 'nowhere')])).toMatch(/no database/)
     expect(await fails(['--data-dir', tmp, '--keep', '0'])).toMatch(/--keep/)
+    // Only its owner backs a database up (root would leave -wal/-shm the server cannot open).
+    if (process.getuid?.() === 0) {
+      const foreign = path.join(tmp, 'foreign')
+      fs.mkdirSync(foreign)
+      new SQLite(path.join(foreign, 'numisma.db')).exec('create table t (x)').close()
+      fs.chownSync(path.join(foreign, 'numisma.db'), 4242, 4242)
+      expect(await fails(['--data-dir', foreign])).toMatch(/owner .* \(uid 4242\)/)
+    }
     expect(fs.existsSync(destination) ? fs.readdirSync(destination) : []).toEqual([])
   })
 })
