@@ -10,7 +10,13 @@ import { StaffService } from './modules/staff/service'
 import { systemClock } from './platform/clock'
 import { assertProductionSecrets, type Config, loadConfig } from './platform/config'
 import { type Database, openDatabase } from './platform/db'
-import { LeasedJobs, PostgresLeases, RedisLeases, singleInstanceLeases } from './platform/job-lease'
+import {
+  LeasedJobs,
+  leasePrefixFor,
+  PostgresLeases,
+  RedisLeases,
+  singleInstanceLeases,
+} from './platform/job-lease'
 import { writeGeneratedAdminPassword } from './platform/generated-password'
 import { createRedisEventBus } from './platform/redis-bus'
 import { seedDemo, startDemoRoller } from './seed/demo'
@@ -120,7 +126,10 @@ async function startJobs(
   app: FastifyInstance,
 ): Promise<LeasedJobs> {
   const backend = config.redisUrl
-    ? new RedisLeases(config.redisUrl)
+    ? new RedisLeases(
+        config.redisUrl,
+        leasePrefixFor({ url: config.databaseUrl, sqliteFile: database.sqliteFile }),
+      )
     : database.dialect === 'postgres' && config.databaseUrl
       ? new PostgresLeases(config.databaseUrl)
       : singleInstanceLeases

@@ -7,6 +7,7 @@ import {
   LEASE_PREFIX,
   type LeaseBackend,
   LeasedJobs,
+  leasePrefixFor,
   PostgresLeases,
   RedisLeases,
   singleInstanceLeases,
@@ -205,5 +206,18 @@ describe.runIf(withRedis)('job leases while Redis is away', () => {
     await leases.stop()
     expect(started).toEqual(['closing'])
     expect(warnings).toHaveLength(1)
+  })
+})
+
+describe('lease keys', () => {
+  it('are the database’s own: instances on other databases sharing a Redis do not compete', () => {
+    const shop = leasePrefixFor({ url: 'postgres://app:secret@db.example:5432/shop' })
+    expect(leasePrefixFor({ url: 'postgres://other:pw@db.example:5432/shop' })).toBe(shop)
+    expect(leasePrefixFor({ url: 'postgres://app:secret@db.example:5432/staging' })).not.toBe(shop)
+    expect(leasePrefixFor({ sqliteFile: '/srv/a/numisma.db' })).not.toBe(
+      leasePrefixFor({ sqliteFile: '/srv/b/numisma.db' }),
+    )
+    expect(shop).toMatch(/^numisma:lease:[0-9a-f]{12}:$/)
+    expect(shop).not.toContain('secret')
   })
 })

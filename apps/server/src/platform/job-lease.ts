@@ -24,6 +24,23 @@ export interface LeaseBackend {
 
 export const LEASE_PREFIX = 'numisma:lease:'
 
+/**
+ * The lease keys of one shop: instances share a lease only when they share a database. A Redis
+ * serving several databases (staging beside production, parallel test runs) must not let one
+ * database's instance hold the jobs of another's, which would then never run.
+ */
+export function leasePrefixFor(database: { url?: string; sqliteFile?: string }): string {
+  let where = database.sqliteFile ?? database.url ?? ''
+  try {
+    // Who connects and with what password does not make it another database.
+    const url = new URL(where)
+    where = `${url.protocol}//${url.host}${url.pathname}`
+  } catch {
+    // A file path.
+  }
+  return `${LEASE_PREFIX}${createHash('sha256').update(where).digest('hex').slice(0, 12)}:`
+}
+
 /** Takes the key when free, or extends it when this token holds it. */
 const ACQUIRE = `
 local holder = redis.call('GET', KEYS[1])
