@@ -12,6 +12,7 @@ import { exposure, type QuotaInput, withinQuota } from '@numisma/domain/quota'
 import { endAfterBid } from '@numisma/domain/soft-close'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { NOTICES_KEPT_PER_USER, NOTICES_TRIM_EVERY } from '../src/modules/notices/writer'
 import type { Database } from '../src/platform/db'
 import { createTestApp, type Session, type TestApp } from './helpers/app'
 import { createLots, creditDeposit } from './helpers/auction'
@@ -460,6 +461,9 @@ describe.runIf(postgres)(
           }
         }),
       )
+      // numisma_place_bid trims a user's notices as notices/writer.ts does, with these numbers
+      // written into migration 0019: a change to them needs a migration too.
+      expect([NOTICES_KEPT_PER_USER, NOTICES_TRIM_EVERY]).toEqual([200, 16])
       expect(rows[0]!.bids.length).toBeGreaterThan(100)
       expect(rows[0]!.notices.length).toBeGreaterThan(10)
       expect(rows[1]).toEqual(rows[0])

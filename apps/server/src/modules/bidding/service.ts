@@ -122,8 +122,9 @@ export class BiddingService {
     const hash = requestHash(request)
     // Read before the transaction: on SQLite a query outside it would wait for the connection
     // the transaction holds.
-    const steps = await this.steps()
-    await this.refuseIfStale(userId, request, steps, idempotencyKey)
+    // Both at once: two round trips' wait in one, before the bid queues for its lot.
+    const [steps, peeked] = await Promise.all([this.steps(), lots.peekLot(request.lotId)])
+    await this.refuseIfStale(userId, request, steps, peeked, idempotencyKey)
     if (lots.bidsInOneStatement)
       return this.bidInOneStatement(userId, request, hash, idempotencyKey)
     const outcome = await this.deps.transact(async (tx) => {
@@ -335,15 +336,16 @@ export class BiddingService {
    * A bid below the committed minimum can only be refused — the price never falls — so it is
    * refused before queueing for the lot's write lock, where it would hold up bids that can win.
    * Only for a bidder who does not lead (a leader's minimum depends on their proxy) and never for
-   * a retry whose first attempt succeeded (that one is replayed inside the transaction).
+   * a retry whose first attempt succeeded (that one is replayed inside the transaction). `lot` is
+   * the lot as last committed (peekLot).
    */
   private async refuseIfStale(
     userId: number,
     request: BidRequest,
     steps: PriceStep[],
+    lot: LockedLot | undefined,
     idempotencyKey?: string,
   ) {
-    const lot = await this.deps.lots.peekLot(request.lotId)
     if (!lot || lot.status !== 'open' || lot.leaderId === userId) return
     const result = placeBid(
       toState(lot, []),
