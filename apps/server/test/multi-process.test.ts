@@ -415,6 +415,26 @@ function nextBid(floor: Floor, steps: PriceStep[], lotId: number): BidRequestBod
   return { lotId, amount, proxy }
 }
 
+/**
+ * Error lines the server logged, but for a malformed message heard on the push channel: that
+ * channel is one per Redis, whatever the database, and server-logs.test.ts publishes such a
+ * message on purpose, so a run beside it has every server with REDIS_URL log one. (A malformed
+ * event of our own would also be refused there; the watchers above see ours arrive.)
+ */
+function ownErrorLines(server: ServerProcess): string[] {
+  return server.errorLines.filter((line) => {
+    try {
+      const entry = JSON.parse(line) as { msg?: string; err?: { type?: string } }
+      return !(
+        entry.msg === 'redis push bus error' &&
+        ['ZodError', 'SyntaxError'].includes(entry.err?.type ?? '')
+      )
+    } catch {
+      return true
+    }
+  })
+}
+
 /** SIGTERM, and SIGKILL if it has not ended within 10 s. */
 async function stopGracefully(server: ServerProcess): Promise<void> {
   await Promise.race([server.stop('SIGTERM'), sleep(10_000)])
@@ -898,7 +918,7 @@ describe.runIf(postgresAvailable && redis)('two server processes on PostgreSQL +
         `${retried.filter((s) => s.outcome === 'refused').length}; A restarted in ${restartS.toFixed(1)} s`,
     )
     expect(inFlightOnA, 'bids in flight on A when it was killed').toBeGreaterThan(0)
-    expect(a.errorLines, 'error lines on A').toEqual([])
-    expect(b.errorLines, 'error lines on B').toEqual([])
+    expect(ownErrorLines(a), 'error lines on A').toEqual([])
+    expect(ownErrorLines(b), 'error lines on B').toEqual([])
   }, 60_000)
 })
