@@ -182,6 +182,8 @@ async function runWorker(config: WorkerConfig): Promise<WorkerResult> {
   const cpuAtStart = { value: process.cpuUsage() }
   setTimeout(() => {
     measuring = true
+    // The coordinator reads the server's CPU time from here, not from when it forked us.
+    process.send?.({ measuring: true })
     cpuAtStart.value = process.cpuUsage()
   }, config.warmupSeconds * 1000)
 
@@ -558,7 +560,6 @@ async function run(database: DbKind, server: { label: string; root: string }) {
     const routes = await routesOf(base, apps)
     const serverCpuBefore = { value: 0 }
     const started = Date.now()
-    setTimeout(() => (serverCpuBefore.value = processCpuMs(child.pid!)), WARMUP_SECONDS * 1000)
     const results = await Promise.all(
       Array.from({ length: WORKERS }, (_, w) => {
         const worker = fork(path.join(root, 'bench', 'read-path.ts'), ['--worker'], {
@@ -579,7 +580,11 @@ async function run(database: DbKind, server: { label: string; root: string }) {
         }
         worker.send(config)
         return new Promise<WorkerResult>((resolve, reject) => {
-          worker.once('message', (m) => resolve(m as WorkerResult))
+          worker.on('message', (m: WorkerResult | { measuring: true }) => {
+            if (!('measuring' in m)) return resolve(m)
+            // The first worker to start measuring starts the server's CPU window.
+            if (serverCpuBefore.value === 0) serverCpuBefore.value = processCpuMs(child.pid!)
+          })
           worker.once('exit', (code) => code !== 0 && reject(new Error(`worker exited ${code}`)))
         })
       }),
