@@ -9,6 +9,7 @@ import { PreparedBody, ReadCache, ReadCacheBus, watchLots } from '../src/platfor
 import { createLot, creditDeposit } from './helpers/auction'
 import { createTestApp, type Session, type TestApp } from './helpers/app'
 import { testDatabases } from './helpers/databases'
+import { staffCaller } from './helpers/mall-orders'
 
 const databases = await testDatabases()
 const YUAN = 100
@@ -121,6 +122,21 @@ describe.each(databases)('catalogue read cache on $name', (kind) => {
     expect(await titles()).toEqual({ lot: ORIGINAL, special: ORIGINAL })
     t.clock.advance(CATALOGUE_TTL_MS)
     expect(await titles()).toEqual({ lot: 'edited', special: 'edited' })
+  })
+
+  it("a staff edit through this instance's console shows at once in the lot and its special", async () => {
+    const lotId = await createLot(t)
+    const specialId = await specialOf(lotId)
+    const titles = async () => ({
+      lot: (await get(`/auction/${lotId}`)).json().data.title,
+      special: (await get(`/special/${specialId}`)).json().data.lots[0].title,
+    })
+    expect(await titles()).toEqual({ lot: ORIGINAL, special: ORIGINAL })
+    const cataloguer = await staffCaller(t, ['cataloguer'])
+    const edit = await cataloguer('PUT', `/lots/${lotId}`, { title: '袁大头 三年' })
+    expect(edit.statusCode).toBe(200)
+    // No clock advance: the console's write cleared this instance's caches.
+    expect(await titles()).toEqual({ lot: '袁大头 三年', special: '袁大头 三年' })
   })
 
   it('a bid shows at once in the lot, its special, the home list and the buying list', async () => {
