@@ -826,7 +826,20 @@ describe.runIf(postgresAvailable && redis)('two server processes on PostgreSQL +
       }
     }
     const workers = Promise.all(fixture.users.map((u) => worker(u)))
-    await sleep(1_500)
+    // At least 1.5 s of load, and until A has acknowledged a few bids (a loaded machine is slow).
+    const loadStarted = Date.now()
+    const ackedByA = () => sent.filter((s) => s.via === 'A' && s.outcome === 'acked').length
+    while (
+      Date.now() - loadStarted < 1_500 ||
+      (ackedByA() < 3 && Date.now() - loadStarted < 15_000)
+    ) {
+      await sleep(50)
+    }
+    // The kill lands on bids in flight on A, or it proves nothing about them.
+    const aimed = Date.now()
+    while (inFlight.A === 0 && Date.now() - aimed < 5_000) {
+      await new Promise((resolve) => setImmediate(resolve))
+    }
     aGone = true
     const inFlightOnA = inFlight.A
     const killedAt = Date.now()
