@@ -2,16 +2,14 @@ import { COOKIE } from '@numisma/contracts/cookies'
 import {
   constantTimeEqual,
   HEADER,
-  hmacSignature,
   parseAuthorization,
   signedPath,
   TIMESTAMP_TOLERANCE_MS,
-  xSign,
 } from '@numisma/contracts/signing'
 import type {} from '@fastify/cookie' // request.cookies
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Clock } from './clock'
-import { sha256Hex } from './crypto'
+import { hmacSignatureNative, sha256Hex, xSignNative } from './crypto'
 import { AppError } from './errors'
 import type { NonceStore } from './nonce-store'
 import type { PublicApps } from './public-apps'
@@ -78,7 +76,7 @@ export async function verifySignedRequest(
   if (Math.abs(deps.clock.now() - Number(timestamp)) > TIMESTAMP_TOLERANCE_MS) {
     throw new AppError('TIMESTAMP_EXPIRED')
   }
-  if (!constantTimeEqual(sign, xSign(nonce, timestamp, deps.apps.signSecret))) {
+  if (!constantTimeEqual(sign, xSignNative(nonce, timestamp, deps.apps.signSecret))) {
     throw new AppError('SIGNATURE_INVALID')
   }
 
@@ -95,7 +93,7 @@ export async function verifySignedRequest(
     throw new AppError('APP_UNKNOWN')
   }
 
-  const expected = hmacSignature(key, req.method, signedPath(req.pathAfterBase), deviceId)
+  const expected = hmacSignatureNative(key, req.method, signedPath(req.pathAfterBase), deviceId)
   if (!constantTimeEqual(parsed.signature, expected)) throw new AppError('SIGNATURE_INVALID')
 
   if (session) {
