@@ -4,6 +4,7 @@ import type { PushEvent } from '../src/platform/event-bus'
 import { createTestApp, type Session, type TestApp } from './helpers/app'
 import { createLot, creditDeposit } from './helpers/auction'
 import { testDatabases } from './helpers/databases'
+import { busDelivered } from './helpers/push-client'
 
 const databases = await testDatabases()
 const YUAN = 100
@@ -156,6 +157,7 @@ describe.each(databases)('bidding over HTTP on $name', (kind) => {
       [1_500, false],
       [1_000, true],
     ])
+    await busDelivered()
     expect(events.filter((e) => e.type === 'outbid')).toEqual([
       { type: 'outbid', userId: Number(alice.userId), lotId, price: 2_050 * YUAN },
     ])

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createTestApp, type TestApp } from './helpers/app'
 import { createLot } from './helpers/auction'
 import { testDatabases } from './helpers/databases'
-import { listen, openPush, type PushInbox } from './helpers/push-client'
+import { busDelivered, listen, openPush, type PushInbox } from './helpers/push-client'
 
 const [sqlite] = await testDatabases()
 
@@ -66,7 +66,7 @@ describe('push role: origins and sockets per address', () => {
       .toBe(true)
   })
 
-  it('serialises a lot update once, however many sockets follow the lot (it runs inside the bid)', async () => {
+  it('serialises a lot update once, however many sockets follow the lot (it runs once per event)', async () => {
     const lotId = await createLot(t)
     const followers: PushInbox[] = []
     for (const ip of ['10.0.2.1', '10.0.2.2', '10.0.2.3']) {
@@ -87,6 +87,7 @@ describe('push role: origins and sockets per address', () => {
     const stringify = vi.spyOn(JSON, 'stringify')
     try {
       t.app.bus.publish(update)
+      await busDelivered()
       const calls = stringify.mock.calls.filter(
         ([value]) => (value as { lotId?: unknown } | null)?.lotId === lotId,
       )

@@ -5,7 +5,7 @@ import { randomToken } from '../src/platform/crypto'
 import { createTestApp, nextMobile, type TestApp } from './helpers/app'
 import { createLot } from './helpers/auction'
 import { testDatabases } from './helpers/databases'
-import { listen, openPush } from './helpers/push-client'
+import { busDelivered, listen, openPush } from './helpers/push-client'
 import { startTwoInstances, type TwoInstances } from './helpers/instances'
 import { redisAvailable } from './helpers/redis'
 
@@ -32,7 +32,17 @@ describe.each(databases)('ending-soon reminders ($name)', (kind) => {
     await t.close()
   })
 
-  const job = () => ReminderJob.forDatabase(t.database, t.clock, t.app.bus)
+  /** The job, whose run returns once the reminders it published have been delivered. */
+  const job = () => {
+    const reminderJob = ReminderJob.forDatabase(t.database, t.clock, t.app.bus)
+    return {
+      run: async () => {
+        const sent = await reminderJob.run()
+        await busDelivered()
+        return sent
+      },
+    }
+  }
 
   /** A user straight in the table (test data builder); sessions are not needed here. */
   async function createUser(): Promise<number> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { PUSH_CHANNEL, type PushEvent, RedisEventBus } from './event-bus'
+import { InProcessEventBus, PUSH_CHANNEL, type PushEvent, RedisEventBus } from './event-bus'
 
 /** A Redis pair in memory: what is published on the channel arrives at the subscriber. */
 function fakeRedis() {
@@ -51,5 +51,24 @@ describe('RedisEventBus', () => {
     )
     expect(seen).toEqual([])
     expect(errors).toHaveLength(2)
+  })
+})
+
+describe('InProcessEventBus', () => {
+  it('delivers after publish returns, in publish order, past a broken subscriber', async () => {
+    const bus = new InProcessEventBus()
+    const seen: number[] = []
+    bus.subscribe(() => {
+      throw new Error('broken subscriber')
+    })
+    bus.subscribe((event) => seen.push(event.type === 'outbid' ? event.price : -1))
+    for (const price of [100, 200, 300]) bus.publish({ type: 'outbid', userId: 1, lotId: 1, price })
+    // The publisher (a bid about to answer) is not held up by the subscribers.
+    expect(seen).toEqual([])
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(seen).toEqual([100, 200, 300])
+    bus.publish({ type: 'outbid', userId: 1, lotId: 1, price: 400 })
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(seen).toEqual([100, 200, 300, 400])
   })
 })

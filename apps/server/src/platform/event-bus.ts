@@ -39,11 +39,17 @@ export interface EventBus {
   close(): Promise<void>
 }
 
-export class InProcessEventBus implements EventBus {
-  private readonly listeners = new Set<(event: PushEvent) => void>()
+/** The listeners of one bus, called in turn; one that throws does not stop the others. */
+class Listeners {
+  private readonly set = new Set<(event: PushEvent) => void>()
 
-  publish(event: PushEvent): void {
-    for (const listener of this.listeners) {
+  add(listener: (event: PushEvent) => void): () => void {
+    this.set.add(listener)
+    return () => this.set.delete(listener)
+  }
+
+  deliver(event: PushEvent): void {
+    for (const listener of this.set) {
       try {
         listener(event)
       } catch {
@@ -52,9 +58,35 @@ export class InProcessEventBus implements EventBus {
     }
   }
 
+  clear(): void {
+    this.set.clear()
+  }
+}
+
+/**
+ * One process (embedded mode). Events are delivered on the next turn of the event loop, in the
+ * order they were published, never inside `publish`: a bid publishes before it answers, and
+ * writing one lot's event to 5,000 watchers takes tens of milliseconds — the bidder's answer went
+ * out only after them (push-fanout bench: p50 70–200 ms against ~21 ms with the Redis bus, which
+ * was already asynchronous). Now the answer leaves first, as with Redis.
+ */
+export class InProcessEventBus implements EventBus {
+  private readonly listeners = new Listeners()
+  private queue: PushEvent[] = []
+
+  publish(event: PushEvent): void {
+    this.queue.push(event)
+    if (this.queue.length === 1) setImmediate(() => this.flush())
+  }
+
+  private flush(): void {
+    const events = this.queue
+    this.queue = []
+    for (const event of events) this.listeners.deliver(event)
+  }
+
   subscribe(listener: (event: PushEvent) => void): () => void {
-    this.listeners.add(listener)
-    return () => this.listeners.delete(listener)
+    return this.listeners.add(listener)
   }
 
   close(): Promise<void> {
@@ -79,7 +111,8 @@ interface RedisLike {
  * instance sees the same order.
  */
 export class RedisEventBus implements EventBus {
-  private readonly local = new InProcessEventBus()
+  /** Called as a message arrives from Redis, which is already after the publisher went on. */
+  private readonly local = new Listeners()
 
   constructor(
     private readonly publisher: RedisLike,
@@ -90,7 +123,7 @@ export class RedisEventBus implements EventBus {
       if (channel !== PUSH_CHANNEL) return
       try {
         // Another instance's message: checked, since a malformed one must not reach a client.
-        this.local.publish(PushEventSchema.parse(JSON.parse(message)))
+        this.local.deliver(PushEventSchema.parse(JSON.parse(message)))
       } catch (error) {
         this.onError(error)
       }
@@ -106,11 +139,11 @@ export class RedisEventBus implements EventBus {
   }
 
   subscribe(listener: (event: PushEvent) => void): () => void {
-    return this.local.subscribe(listener)
+    return this.local.add(listener)
   }
 
   async close(): Promise<void> {
-    await this.local.close()
+    this.local.clear()
     await Promise.allSettled([this.publisher.quit(), this.subscriber.quit()])
   }
 }

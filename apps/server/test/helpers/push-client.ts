@@ -64,3 +64,6 @@ export function openPush(
     socket.on('error', reject)
   })
 }
+
+/** The in-process bus delivers on the next turn of the event loop (platform/event-bus.ts). */
+export const busDelivered = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
