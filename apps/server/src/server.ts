@@ -19,6 +19,8 @@ import {
 } from './platform/job-lease'
 import { writeGeneratedAdminPassword } from './platform/generated-password'
 import { createRedisEventBus } from './platform/redis-bus'
+import { deploymentTag } from './platform/deployment-tag'
+import { pushChannelFor } from './platform/event-bus'
 import { seedDemo, startDemoRoller } from './seed/demo'
 import { appOptionsFromConfig } from './server-options'
 
@@ -36,8 +38,14 @@ async function main(): Promise<void> {
   // the app, so its errors (a failed publish, a malformed message) go to stderr until the app's
   // logger exists, a moment later, and to that logger from then on.
   let reportBusError = (error: unknown) => console.error('redis push bus error', error)
+  // The deployment's own channel: another shop on the same Redis must not hear our lots.
+  const deployment = deploymentTag({ url: config.databaseUrl, sqliteFile: database.sqliteFile })
   const bus = config.redisUrl
-    ? await createRedisEventBus(config.redisUrl, (error) => reportBusError(error))
+    ? await createRedisEventBus(
+        config.redisUrl,
+        (error) => reportBusError(error),
+        pushChannelFor(deployment),
+      )
     : undefined
   const app = await buildApp(appOptionsFromConfig(config, { database, clock: systemClock, bus }))
   reportBusError = (error) => app.log.error({ err: error }, 'redis push bus error')

@@ -4,7 +4,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { Redis } from 'ioredis'
 import { afterAll, describe, expect, it } from 'vitest'
-import { PUSH_CHANNEL } from '../src/platform/event-bus'
+import { PUSH_CHANNEL, pushChannelFor } from '../src/platform/event-bus'
+import { deploymentTag } from '../src/platform/deployment-tag'
 import { REDIS_TEST_URL, redisAvailable } from './helpers/redis'
 import { freePort } from './helpers/ports'
 
@@ -70,18 +71,30 @@ describe.runIf(redis)('server with REDIS_URL', () => {
       30_000,
     )
 
+    // The server's channel is its deployment's (its database's), as server.ts names it.
+    const pushChannel = pushChannelFor(
+      deploymentTag({ sqliteFile: path.join(dataDir, 'numisma.db') }),
+    )
     const publisher = new Redis(REDIS_TEST_URL)
     try {
-      // Not a push event: another instance of an older or broken build.
-      await publisher.publish(PUSH_CHANNEL, JSON.stringify({ type: 'lot', lotId: 'not-a-number' }))
+      // Not a push event: another instance of an older or broken build. On the shared channel of
+      // no deployment, and on another shop's, it is not heard at all; on ours it is logged.
+      const malformed = JSON.stringify({ type: 'lot', lotId: 'not-a-number' })
+      await publisher.publish(PUSH_CHANNEL, malformed)
+      await publisher.publish(pushChannelFor('another-shop'), malformed)
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(output.join('')).not.toContain('redis push bus error')
+      await publisher.publish(pushChannel, malformed)
     } finally {
       publisher.disconnect()
     }
     await waitFor(() => output.join('').includes('redis push bus error'), 'the log line', 5_000)
-    const line = output
+    const lines = output
       .join('')
       .split('\n')
-      .find((l) => l.includes('redis push bus error'))
+      .filter((l) => l.includes('redis push bus error'))
+    expect(lines).toHaveLength(1)
+    const line = lines[0]
     // Through the app's logger: a JSON line at error level, with the error attached.
     expect(JSON.parse(line!)).toMatchObject({ level: 50, msg: 'redis push bus error' })
   })

@@ -97,6 +97,13 @@ export class InProcessEventBus implements EventBus {
 
 export const PUSH_CHANNEL = 'numisma:push'
 
+/**
+ * The channel of one deployment (platform/deployment-tag.ts): Redis pub/sub ignores database
+ * numbers, so two shops on one Redis on a shared channel heard each other's lot updates whenever
+ * lot ids matched (found by the multi-process suite).
+ */
+export const pushChannelFor = (tag: string): string => `${PUSH_CHANNEL}:${tag}`
+
 /** The minimum of an ioredis client this bus needs (kept small so tests can reason about it). */
 interface RedisLike {
   publish(channel: string, message: string): Promise<unknown>
@@ -118,9 +125,10 @@ export class RedisEventBus implements EventBus {
     private readonly publisher: RedisLike,
     private readonly subscriber: RedisLike,
     private readonly onError: (error: unknown) => void = () => undefined,
+    private readonly channel: string = PUSH_CHANNEL,
   ) {
     this.subscriber.on('message', (channel, message) => {
-      if (channel !== PUSH_CHANNEL) return
+      if (channel !== this.channel) return
       try {
         // Another instance's message: checked, since a malformed one must not reach a client.
         this.local.deliver(PushEventSchema.parse(JSON.parse(message)))
@@ -131,11 +139,11 @@ export class RedisEventBus implements EventBus {
   }
 
   async start(): Promise<void> {
-    await this.subscriber.subscribe(PUSH_CHANNEL)
+    await this.subscriber.subscribe(this.channel)
   }
 
   publish(event: PushEvent): void {
-    this.publisher.publish(PUSH_CHANNEL, JSON.stringify(event)).catch(this.onError)
+    this.publisher.publish(this.channel, JSON.stringify(event)).catch(this.onError)
   }
 
   subscribe(listener: (event: PushEvent) => void): () => void {

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { Redis } from 'ioredis'
 import pg from 'pg'
 import { randomToken } from './crypto'
+import { deploymentTag } from './deployment-tag'
 
 /**
  * Who runs each interval job when several instances share a database (issue 14, ADR 032). A lease
@@ -30,15 +31,7 @@ export const LEASE_PREFIX = 'numisma:lease:'
  * database's instance hold the jobs of another's, which would then never run.
  */
 export function leasePrefixFor(database: { url?: string; sqliteFile?: string }): string {
-  let where = database.sqliteFile ?? database.url ?? ''
-  try {
-    // Who connects and with what password does not make it another database.
-    const url = new URL(where)
-    where = `${url.protocol}//${url.host}${url.pathname}`
-  } catch {
-    // A file path.
-  }
-  return `${LEASE_PREFIX}${createHash('sha256').update(where).digest('hex').slice(0, 12)}:`
+  return `${LEASE_PREFIX}${deploymentTag(database)}:`
 }
 
 /** Takes the key when free, or extends it when this token holds it. */

@@ -9,6 +9,8 @@ import { RedisEventBus } from './event-bus'
 export async function createRedisEventBus(
   url: string,
   onError?: (error: unknown) => void,
+  /** pushChannelFor(the deployment's tag); unset: the one channel of tests and a lone shop. */
+  channel?: string,
 ): Promise<RedisEventBus> {
   const options = { maxRetriesPerRequest: 3, lazyConnect: true }
   const publisher = new Redis(url, options)
@@ -16,7 +18,7 @@ export async function createRedisEventBus(
   reportOutages(publisher, onError)
   reportOutages(subscriber, onError)
   await Promise.all([publisher.connect(), subscriber.connect()])
-  const bus = new RedisEventBus(publisher, subscriber, onError)
+  const bus = new RedisEventBus(publisher, subscriber, onError, channel)
   await bus.start()
   return bus
 }
