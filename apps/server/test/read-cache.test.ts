@@ -49,6 +49,71 @@ describe('ReadCache', () => {
     )
   })
 
+  it('never hands a read that came after an invalidation the value of a fill started before it', async () => {
+    const cache = new ReadCache<string>({ clock: new FakeClock(0), ttlMs: 1_000 })
+    let release!: (v: string) => void
+    const slow = () =>
+      new Promise<{ value: string; tags: string[] }>((resolve) => {
+        release = (value) => resolve({ value, tags: ['lot:1'] })
+      })
+    // A fill starts and reads P1, slowly; a reader joins it before anything changed.
+    const first = cache.get('lot:1', slow)
+    const joined = cache.get('lot:1', () => Promise.resolve({ value: 'unused', tags: ['lot:1'] }))
+    // The bid commits and its publish invalidates; the bidder, answered P2, reads at once.
+    cache.invalidate('lot:1')
+    let refills = 0
+    const fresh = () => {
+      refills++
+      return Promise.resolve({ value: 'P2', tags: ['lot:1'] })
+    }
+    const after = [cache.get('lot:1', fresh), cache.get('lot:1', fresh)]
+    release('P1')
+    // Reads from before the invalidation may get either; those after get P2, from one fill.
+    expect(await first).toBe('P1')
+    expect(await joined).toBe('P1')
+    expect(await Promise.all(after)).toEqual(['P2', 'P2'])
+    expect(refills).toBe(1)
+    expect(await cache.get('lot:1', fresh)).toBe('P2')
+    expect(refills).toBe(1)
+  })
+
+  it('still shares a fill with a read that came after an invalidation of another tag', async () => {
+    const cache = new ReadCache<string>({ clock: new FakeClock(0), ttlMs: 1_000 })
+    let release!: () => void
+    const first = cache.get(
+      'lot:1',
+      () =>
+        new Promise((resolve) => {
+          release = () => resolve({ value: 'P1', tags: ['lot:1'] })
+        }),
+    )
+    cache.invalidate('lot:2')
+    const after = cache.get('lot:1', () => Promise.resolve({ value: 'refilled', tags: ['lot:1'] }))
+    release()
+    expect(await Promise.all([first, after])).toEqual(['P1', 'P1'])
+  })
+
+  it('forgets the tags of entries evicted, expired, replaced or invalidated (bounded memory)', async () => {
+    const clock = new FakeClock(0)
+    const cache = new ReadCache<number>({ clock, ttlMs: 1_000, maxEntries: 100 })
+    // Client-chosen keys (search queries) all under one shared tag, and each under its own.
+    for (let i = 0; i < 20_000; i++) {
+      await cache.get(`q:${i}`, () => Promise.resolve({ value: i, tags: ['lots', `lot:${i}`] }))
+    }
+    expect(cache.size).toBeLessThanOrEqual(100)
+    expect(cache.taggedKeys).toBeLessThanOrEqual(200)
+    // Expired entries read again are replaced, not added to.
+    clock.advance(1_000)
+    for (let i = 19_950; i < 20_000; i++) {
+      await cache.get(`q:${i}`, () => Promise.resolve({ value: -i, tags: ['lots', `lot:${i}`] }))
+    }
+    expect(cache.taggedKeys).toBeLessThanOrEqual(200)
+    // Invalidating one tag leaves no key behind in the entries' other tags.
+    cache.invalidate('lots')
+    expect(cache.size).toBe(0)
+    expect(cache.taggedKeys).toBe(0)
+  })
+
   it('expires an entry when its data changes by the clock (validUntil)', async () => {
     const clock = new FakeClock(0)
     const cache = new ReadCache<string>({ clock, ttlMs: 1_000 })

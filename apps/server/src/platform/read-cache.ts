@@ -13,7 +13,13 @@ import type { EventBus, PushEvent } from './event-bus'
  *
  * A fill that was under way when one of its tags was invalidated is answered but not kept: it may
  * have read the database before the change it was told about, and keeping it would undo the
- * invalidation until the TTL.
+ * invalidation until the TTL. Nor is it handed to a read that arrived after that invalidation: that
+ * reader may already have been shown the change (a bidder answered P2 reading at once), so it gets
+ * a fill started after the invalidation instead of P1.
+ *
+ * Memory is bounded by `maxEntries`: an entry dropped for any reason (evicted, expired, replaced,
+ * invalidated) leaves every tag set it was in, so client-chosen keys (search queries) cannot grow
+ * the tag index on a quiet shop.
  */
 export interface Filled<V> {
   value: V
@@ -28,6 +34,12 @@ interface Entry<V> {
   tags: readonly string[]
 }
 
+interface Pending<V> {
+  /** The invalidation sequence when the fill began. */
+  startedAt: number
+  promise: Promise<Filled<V>>
+}
+
 export interface ReadCacheOptions {
   clock: Clock
   ttlMs: number
@@ -38,7 +50,7 @@ export interface ReadCacheOptions {
 export class ReadCache<V> {
   private readonly entries = new Map<string, Entry<V>>()
   private readonly byTag = new Map<string, Set<string>>()
-  private readonly pending = new Map<string, Promise<V>>()
+  private readonly pending = new Map<string, Pending<V>>()
   /** Invalidation sequence: a tag's last invalidation, and the floor for tags forgotten. */
   private seq = 0
   private readonly invalidatedAt = new Map<string, number>()
@@ -50,17 +62,29 @@ export class ReadCache<V> {
   }
 
   /** The cached value of `key`, or the fill's (concurrent misses share one fill). */
-  get(key: string, fill: () => Promise<Filled<V>>): Promise<V> {
+  async get(key: string, fill: () => Promise<Filled<V>>): Promise<V> {
     const now = this.options.clock.now()
     const entry = this.entries.get(key)
-    if (entry && entry.expiresAt > now) return Promise.resolve(entry.value)
-    if (entry) this.entries.delete(key)
-    let running = this.pending.get(key)
-    if (!running) {
-      running = this.fill(key, fill).finally(() => this.pending.delete(key))
-      this.pending.set(key, running)
+    if (entry && entry.expiresAt > now) return entry.value
+    if (entry) this.drop(key)
+    const arrivedAt = this.seq
+    const running = this.pending.get(key)
+    if (running) {
+      const filled = await running.promise
+      // Nothing was invalidated between the fill's start and this read (the common case), or not
+      // one of the fill's tags: its value is as new as a fill of our own would be.
+      if (
+        arrivedAt <= running.startedAt ||
+        !this.invalidatedSince(running.startedAt, filled.tags)
+      ) {
+        return filled.value
+      }
+      // It may predate an invalidation this read came after: join a fill started since (another
+      // late reader's), or start one.
+      const next = this.pending.get(key)
+      if (next && next.startedAt >= arrivedAt) return (await next.promise).value
     }
-    return running
+    return (await this.start(key, fill).promise).value
   }
 
   invalidate(tag: string): void {
@@ -72,8 +96,7 @@ export class ReadCache<V> {
     }
     const keys = this.byTag.get(tag)
     if (!keys) return
-    this.byTag.delete(tag)
-    for (const key of keys) this.entries.delete(key)
+    for (const key of [...keys]) this.drop(key)
   }
 
   clear(): void {
@@ -86,20 +109,45 @@ export class ReadCache<V> {
     return this.entries.size
   }
 
-  private async fill(key: string, fill: () => Promise<Filled<V>>): Promise<V> {
+  /** How many keys the tag index holds (tests: it stays within the entries' tags). */
+  get taggedKeys(): number {
+    let n = 0
+    for (const keys of this.byTag.values()) n += keys.size
+    return n
+  }
+
+  private start(key: string, fill: () => Promise<Filled<V>>): Pending<V> {
+    const record: Pending<V> = {
+      startedAt: this.seq,
+      promise: this.fill(key, fill).finally(() => {
+        if (this.pending.get(key) === record) this.pending.delete(key)
+      }),
+    }
+    this.pending.set(key, record)
+    return record
+  }
+
+  /** Whether `*` or one of `tags` was invalidated after sequence `since`. */
+  private invalidatedSince(since: number, tags: readonly string[]): boolean {
+    return (
+      this.floor > since ||
+      (this.invalidatedAt.get('*') ?? 0) > since ||
+      tags.some((tag) => (this.invalidatedAt.get(tag) ?? 0) > since)
+    )
+  }
+
+  private async fill(key: string, fill: () => Promise<Filled<V>>): Promise<Filled<V>> {
     const startedAt = this.seq
     const filled = await fill()
-    const stale =
-      this.floor > startedAt ||
-      (this.invalidatedAt.get('*') ?? 0) > startedAt ||
-      filled.tags.some((tag) => (this.invalidatedAt.get(tag) ?? 0) > startedAt)
-    if (stale) return filled.value
+    if (this.invalidatedSince(startedAt, filled.tags)) return filled
     const now = this.options.clock.now()
     const expiresAt = Math.min(now + this.options.ttlMs, filled.validUntil ?? Infinity)
-    if (expiresAt <= now) return filled.value
-    if (this.entries.size >= this.maxEntries) {
+    if (expiresAt <= now) return filled
+    this.drop(key)
+    while (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next().value
-      if (oldest !== undefined) this.entries.delete(oldest)
+      if (oldest === undefined) break
+      this.drop(oldest)
     }
     this.entries.set(key, { value: filled.value, expiresAt, tags: filled.tags })
     for (const tag of filled.tags) {
@@ -107,7 +155,20 @@ export class ReadCache<V> {
       if (!keys) this.byTag.set(tag, (keys = new Set()))
       keys.add(key)
     }
-    return filled.value
+    return filled
+  }
+
+  /** Removes an entry and its key from every tag set it is in. */
+  private drop(key: string): void {
+    const entry = this.entries.get(key)
+    if (!entry) return
+    this.entries.delete(key)
+    for (const tag of entry.tags) {
+      const keys = this.byTag.get(tag)
+      if (!keys) continue
+      keys.delete(key)
+      if (keys.size === 0) this.byTag.delete(tag)
+    }
   }
 }
 
