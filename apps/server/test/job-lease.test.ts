@@ -16,6 +16,7 @@ import { createTestApp, nextMobile, type TestApp } from './helpers/app'
 import { createLot } from './helpers/auction'
 import { PG_ADMIN_URL, testDatabases } from './helpers/databases'
 import { REDIS_TEST_URL, redisAvailable } from './helpers/redis'
+import { RedisRelay } from './helpers/redis-relay'
 
 /**
  * Job coordination (issue 14, ADR 032): with several instances on one database, each interval job
@@ -220,4 +221,99 @@ describe('lease keys', () => {
     expect(shop).toMatch(/^numisma:lease:[0-9a-f]{12}:$/)
     expect(shop).not.toContain('secret')
   })
+})
+
+/** A backend answering as told: every acquire held, each release taking `releaseMs`. */
+function scriptedBackend(acquire: () => Promise<boolean>, releaseMs = 0): LeaseBackend {
+  return {
+    acquire,
+    release: async () => {
+      await sleep(releaseMs)
+    },
+    close: () => Promise.resolve(),
+  }
+}
+
+const job = (log: string[], name: string) => ({
+  start: () => log.push(`start ${name}`),
+  stop: () => {
+    log.push(`stop ${name}`)
+    return Promise.resolve()
+  },
+})
+
+describe('lease rounds', () => {
+  it('give the leases up together on stop: seven slow releases take one release’s time', async () => {
+    const leases = new LeasedJobs(
+      scriptedBackend(() => Promise.resolve(true), 400),
+      { ttlMs: TTL },
+    )
+    const log: string[] = []
+    for (let i = 0; i < 7; i++) leases.add(`job-${i}`, job(log, `job-${i}`))
+    await leases.start()
+    const began = Date.now()
+    await leases.stop()
+    expect(Date.now() - began).toBeLessThan(1200)
+    expect(log.filter((l) => l.startsWith('stop'))).toHaveLength(7)
+  })
+
+  it('stop waiting for releases that never come (the lease expires by its TTL)', async () => {
+    const backend = scriptedBackend(() => Promise.resolve(true))
+    backend.release = () => new Promise(() => undefined)
+    const leases = new LeasedJobs(backend, { ttlMs: TTL, stopWaitMs: 200 }).add('a', job([], 'a'))
+    await leases.start()
+    const began = Date.now()
+    await leases.stop()
+    expect(Date.now() - began).toBeLessThan(1000)
+  })
+
+  it('stop a job whose lease lapsed while its renewal hangs, and start it again once renewed', async () => {
+    let hang: ((held: boolean) => void) | undefined
+    let calls = 0
+    const backend = scriptedBackend(() => {
+      calls += 1
+      if (calls === 1) return Promise.resolve(true)
+      return new Promise<boolean>((resolve) => (hang = resolve))
+    })
+    const log: string[] = []
+    const leases = new LeasedJobs(backend, { ttlMs: 200, renewEveryMs: 50, stopWaitMs: 200 })
+    leases.add('closing', job(log, 'closing'))
+    await leases.start()
+    expect(leases.runs('closing')).toBe(true)
+    await until(() => !leases.runs('closing'), 2000)
+    expect(log).toEqual(['start closing', 'stop closing'])
+    // The renewal answers at last: the lease is ours, the job runs again.
+    hang?.(true)
+    await until(() => leases.runs('closing'), 2000)
+    await leases.stop()
+    expect(log).toEqual(['start closing', 'stop closing', 'start closing', 'stop closing'])
+  })
+
+  it.runIf(databases.some((d) => d.name === 'postgres'))(
+    'on PostgreSQL, a database that stops answering fails the round in bounded time, and stop too',
+    async () => {
+      const relay = new RedisRelay(new URL(PG_ADMIN_URL))
+      await relay.start()
+      const url = new URL(PG_ADMIN_URL)
+      url.hostname = '127.0.0.1'
+      url.port = String(relay.port)
+      const backend = new PostgresLeases(url.toString(), { timeoutMs: 300 })
+      try {
+        expect(await backend.acquire(`relay-${randomToken(4)}`)).toBe(true)
+        relay.hold()
+        const began = Date.now()
+        await expect(backend.acquire(`relay-${randomToken(4)}`)).rejects.toThrow()
+        expect(Date.now() - began).toBeLessThan(1500)
+        const leases = new LeasedJobs(backend, { stopWaitMs: 300 }).add('a', job([], 'a'))
+        await leases.start()
+        const stopping = Date.now()
+        await leases.stop()
+        expect(Date.now() - stopping).toBeLessThan(1500)
+      } finally {
+        relay.release()
+        await relay.stop()
+        await backend.close()
+      }
+    },
+  )
 })

@@ -102,12 +102,26 @@ function lockKey(name: string): number {
 export class PostgresLeases implements LeaseBackend {
   private client: pg.Client | undefined
   private readonly held = new Set<string>()
+  private readonly timeoutMs: number
 
-  constructor(private readonly url: string) {}
+  constructor(
+    private readonly url: string,
+    /**
+     * How long connecting and each query may take. A database that stops answering without
+     * closing the connection would otherwise hang the lease round, and with it the shutdown.
+     */
+    options: { timeoutMs?: number } = {},
+  ) {
+    this.timeoutMs = options.timeoutMs ?? POSTGRES_LEASE_TIMEOUT_MS
+  }
 
   private async session(): Promise<pg.Client> {
     if (this.client) return this.client
-    const client = new pg.Client({ connectionString: this.url })
+    const client = new pg.Client({
+      connectionString: this.url,
+      connectionTimeoutMillis: this.timeoutMs,
+      query_timeout: this.timeoutMs,
+    })
     const lost = () => {
       // Its locks went with it: nothing is held any more.
       if (this.client === client) this.client = undefined
@@ -120,13 +134,35 @@ export class PostgresLeases implements LeaseBackend {
     return client
   }
 
+  /**
+   * A query that timed out leaves the session in doubt: it is dropped (its locks go with it once
+   * the database sees the connection close), and the next round opens another.
+   */
+  private async query<R extends pg.QueryResultRow>(
+    client: pg.Client,
+    text: string,
+    values?: unknown[],
+  ): Promise<pg.QueryResult<R>> {
+    try {
+      return await client.query<R>(text, values)
+    } catch (error) {
+      if (this.client === client) {
+        this.client = undefined
+        this.held.clear()
+      }
+      destroy(client)
+      throw error
+    }
+  }
+
   async acquire(name: string): Promise<boolean> {
     const client = await this.session()
     if (this.held.has(name)) {
-      await client.query('select 1')
+      await this.query(client, 'select 1')
       return this.held.has(name)
     }
-    const { rows } = await client.query<{ locked: boolean }>(
+    const { rows } = await this.query<{ locked: boolean }>(
+      client,
       'select pg_try_advisory_lock($1, $2) as locked',
       [LOCK_CLASS, lockKey(name)],
     )
@@ -136,14 +172,44 @@ export class PostgresLeases implements LeaseBackend {
 
   async release(name: string): Promise<void> {
     if (!this.held.delete(name) || !this.client) return
-    await this.client.query('select pg_advisory_unlock($1, $2)', [LOCK_CLASS, lockKey(name)])
+    await this.query(this.client, 'select pg_advisory_unlock($1, $2)', [LOCK_CLASS, lockKey(name)])
   }
 
   async close(): Promise<void> {
     const client = this.client
     this.client = undefined
     this.held.clear()
-    await client?.end()
+    if (!client) return
+    // A database that does not answer the goodbye must not hold the shutdown.
+    const ended = await withinMs(
+      client.end().then(() => true),
+      this.timeoutMs,
+    )
+    if (!ended) destroy(client)
+  }
+}
+
+/** Connecting or a lease query to PostgreSQL, at most (then the round runs the job unsure). */
+export const POSTGRES_LEASE_TIMEOUT_MS = 2000
+
+/** Cuts a client's socket without a goodbye (pg keeps it as `connection.stream`). */
+function destroy(client: pg.Client): void {
+  const stream = (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection
+    ?.stream
+  stream?.destroy()
+  client.end().catch(() => undefined)
+}
+
+/** `promise`'s value, or false when it has not settled in `ms` (a rejection counts as false). */
+async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | false> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms)
+  })
+  try {
+    return await Promise.race([promise.catch(() => false as const), late])
+  } finally {
+    clearTimeout(timer)
   }
 }
 
@@ -168,14 +234,24 @@ export interface LeasedJobsOptions {
   log?: Pick<FastifyBaseLogger, 'warn' | 'info'>
   /** This instance's token (default random). */
   token?: string
+  /** How long `stop` waits for a round in progress and for the leases' release (default 2 s). */
+  stopWaitMs?: number
+  /** Milliseconds now (tests move it). */
+  now?: () => number
 }
 
 export const DEFAULT_LEASE_TTL_MS = 15_000
+const DEFAULT_STOP_WAIT_MS = 2000
 
 interface Entry {
   name: string
   job: StartableJob
   running: boolean
+  /**
+   * Until when the lease is surely ours: the TTL from when the last successful renewal was sent.
+   * Infinity while the backend cannot tell (the job runs regardless, by choice).
+   */
+  heldUntil: number
 }
 
 /**
@@ -192,6 +268,8 @@ export class LeasedJobs {
   private unsure = false
   private readonly ttlMs: number
   private readonly renewEveryMs: number
+  private readonly stopWaitMs: number
+  private readonly now: () => number
   readonly token: string
 
   constructor(
@@ -201,10 +279,12 @@ export class LeasedJobs {
     this.ttlMs = options.ttlMs ?? DEFAULT_LEASE_TTL_MS
     this.renewEveryMs = options.renewEveryMs ?? Math.max(10, Math.floor(this.ttlMs / 3))
     this.token = options.token ?? randomToken(16)
+    this.stopWaitMs = options.stopWaitMs ?? DEFAULT_STOP_WAIT_MS
+    this.now = options.now ?? Date.now
   }
 
   add(name: string, job: StartableJob): this {
-    this.entries.push({ name, job, running: false })
+    this.entries.push({ name, job, running: false, heldUntil: 0 })
     return this
   }
 
@@ -217,6 +297,7 @@ export class LeasedJobs {
   async start(): Promise<void> {
     await this.tick()
     this.timer = setInterval(() => {
+      this.stopLapsed()
       this.tick().catch((error: unknown) =>
         this.options.log?.warn({ err: error }, 'job lease round failed'),
       )
@@ -228,14 +309,42 @@ export class LeasedJobs {
   async stop(): Promise<void> {
     this.stopped = true
     clearInterval(this.timer)
-    await this.round
+    // A round stuck on a backend that does not answer must not hold the shutdown.
+    if (this.round) await withinMs(this.round, this.stopWaitMs)
+    // Together, and bounded: one by one, seven releases to a Redis that is away took 7 s of the
+    // 10 s shutdown budget. A release that does not come leaves the lease to expire by its TTL.
+    await withinMs(
+      Promise.all(
+        this.entries
+          .filter((entry) => entry.running)
+          .map(async (entry) => {
+            entry.running = false
+            await entry.job.stop()
+            await this.backend.release(entry.name, this.token).catch(() => undefined)
+          }),
+      ),
+      this.stopWaitMs,
+    )
+    await withinMs(this.backend.close(), this.stopWaitMs)
+  }
+
+  /**
+   * A job whose lease lapsed (a TTL since its last renewal, the round slow or stuck) stops here:
+   * another instance may hold it by now. Correctness never depended on it, but duplicate sweeps
+   * and reminders are saved. The next round that wins the lease starts it again.
+   */
+  private stopLapsed(): void {
+    const now = this.now()
     for (const entry of this.entries) {
-      if (!entry.running) continue
-      await entry.job.stop()
+      if (!entry.running || now <= entry.heldUntil) continue
       entry.running = false
-      await this.backend.release(entry.name, this.token).catch(() => undefined)
+      this.options.log?.warn({ job: entry.name }, 'job lease lapsed: job stopped here')
+      entry.job
+        .stop()
+        .catch((error: unknown) =>
+          this.options.log?.warn({ err: error, job: entry.name }, 'stopping a lapsed job failed'),
+        )
     }
-    await this.backend.close()
   }
 
   private tick(): Promise<void> {
@@ -248,15 +357,19 @@ export class LeasedJobs {
     for (const entry of this.entries) {
       if (this.stopped) return
       let held: boolean
+      const sentAt = this.now()
       try {
         held = await this.backend.acquire(entry.name, this.token, this.ttlMs)
+        entry.heldUntil = sentAt + this.ttlMs
         this.markSure()
       } catch (error) {
         // Cannot tell who holds it: run it (duplicates are safe, a shop whose lots never close
         // is not), and say so once.
         held = true
+        entry.heldUntil = Number.POSITIVE_INFINITY
         this.markUnsure(error)
       }
+      if (this.stopped) return
       if (held && !entry.running) {
         entry.running = true
         entry.job.start()
