@@ -68,6 +68,45 @@ describe('docs/operations.md', () => {
     expect(named.length).toBeGreaterThan(5)
     expect(named.filter((file) => !fs.existsSync(path.join(ROOT, file)))).toEqual([])
   })
+
+  it('cites ADRs that exist (docs/decisions/NNN-*.md), also from the deploy files', () => {
+    const decisions = fs.readdirSync(path.join(ROOT, 'docs/decisions'))
+    const sources = ['docs/operations.md', 'deploy/nginx/numisma.conf', 'deploy/compose.yaml']
+    const cited = sources.flatMap((file) =>
+      [...fs.readFileSync(path.join(ROOT, file), 'utf8').matchAll(/ADR (\d{3})\b/g)].map(
+        (m) => m[1]!,
+      ),
+    )
+    expect(cited).toContain('032')
+    expect(cited.filter((n) => !decisions.some((file) => file.startsWith(`${n}-`)))).toEqual([])
+  })
+})
+
+describe('deploy/ (containers)', () => {
+  it('keeps secrets and local state out of the image for BuildKit and the legacy builder', () => {
+    // compose builds with the repository root as context; the legacy builder reads only the
+    // root .dockerignore, BuildKit a Dockerfile.dockerignore first, so there must be no second one.
+    expect(fs.readFileSync(path.join(ROOT, 'deploy/compose.yaml'), 'utf8')).toMatch(
+      /context: \.\.\n\s+dockerfile: deploy\/Dockerfile\n/,
+    )
+    expect(fs.existsSync(path.join(ROOT, 'deploy/Dockerfile.dockerignore'))).toBe(false)
+    const ignored = fs.readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n')
+    for (const entry of ['**/node_modules', 'deploy/*.env', 'deploy/.env', 'deploy/tls', '.git'])
+      expect(ignored).toContain(entry)
+  })
+
+  it("points nginx's upstreams at the instances' fixed addresses, not at names resolved once", () => {
+    const compose = fs.readFileSync(path.join(ROOT, 'deploy/compose.yaml'), 'utf8')
+    for (const [app, port] of [
+      ['app1', '8081'],
+      ['app2', '8082'],
+    ] as const) {
+      const service = compose.slice(compose.indexOf(`\n  ${app}:\n`)).split('\n\n')[0]!
+      const address = /ipv4_address: (172\.28\.0\.\d+)/.exec(service)?.[1]
+      expect(address, app).toBeDefined()
+      expect(compose).toContain(`s/127.0.0.1:${port}/${address}:8080/`)
+    }
+  })
 })
 
 // --- scripts/backup.mjs --------------------------------------------------------------------------
