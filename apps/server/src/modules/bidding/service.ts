@@ -27,6 +27,7 @@ import {
   freeDeposit,
 } from '@numisma/domain/quota'
 import { endAfterBid } from '@numisma/domain/soft-close'
+import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../../platform/clock'
 import { AppError } from '../../platform/errors'
 import type { EventBus } from '../../platform/event-bus'
@@ -70,6 +71,8 @@ export interface BiddingDeps {
   watches: WatchRepository
   idempotency: IdempotencyStore
   options: BiddingOptions
+  /** Where a push that failed after commit is reported (the bid itself stands). */
+  log?: Pick<FastifyBaseLogger, 'error'>
 }
 
 /** At most this many queued bids on a lot go in one statement. */
@@ -186,7 +189,7 @@ export class BiddingService {
 
     if (outcome.kind === 'replay') return outcome.response
     const { response, state, outbid, lot, leader, now } = outcome
-    this.publishBid(response, {
+    this.publishSafely(response, {
       status: lot.status,
       startsAt: lot.startsAt,
       reservePrice: lot.reservePrice,
@@ -257,7 +260,7 @@ export class BiddingService {
           if ('error' in outcome) reject(new AppError(outcome.error, outcome.details ?? undefined))
           else if ('replay' in outcome) resolve(outcome.replay)
           else {
-            this.publishBid(outcome.response, outcome.push)
+            this.publishSafely(outcome.response, outcome.push)
             resolve(outcome.response)
           }
         }
@@ -295,6 +298,19 @@ export class BiddingService {
         if (!isRetryable(error) || attempt >= MAX_ATTEMPTS) throw error
         await new Promise((resolve) => setTimeout(resolve, attempt * 5 + Math.random() * 10))
       }
+    }
+  }
+
+  /**
+   * Pushes a committed bid, and never fails its answer: the bid is committed whatever the push
+   * does, so a bus that throws (for one bid of a batch, or all) is logged and each bidder still
+   * gets their answer — not a 500 for a bid that stands, or for the batch's later bids.
+   */
+  private publishSafely(response: BidResult, placed: PlacedPush): void {
+    try {
+      this.publishBid(response, placed)
+    } catch (error) {
+      this.deps.log?.error({ err: error, lotId: response.lotId }, 'bid push failed after commit')
     }
   }
 

@@ -334,7 +334,8 @@ const FUNCTIONS = [
      end if;
 
      -- The quota (BiddingService.checkQuota over BiddingRepository.exposure), under the lock on
-     -- the user's deposit account that serialises one user's bids on different lots.
+     -- the user's deposit account that serialises one user's bids on different lots
+     -- (numisma_place_bids has taken it already, with the batch's others, in user id order).
      select balance into v_deposit from ledger_accounts
       where user_id = p_user_id and kind = 'deposit' for update;
      v_quota := jsonb_build_object(
@@ -392,7 +393,9 @@ const FUNCTIONS = [
        'lotId', p_lot_id,
        'price', v_state->'price',
        'bidCount', v_state->'bidCount',
-       'endsAt', to_char(timestamptz 'epoch' + v_ends_at * interval '1 millisecond',
+       -- A timestamp without time zone: formatting a timestamptz would use the session's
+       -- TimeZone (initdb copies the OS's) and label local time "Z".
+       'endsAt', to_char(timestamp 'epoch' + v_ends_at * interval '1 millisecond',
                          'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
        'leading', v_decision->'leading',
        'myMax', (select n->'max' from jsonb_array_elements(v_state->'proxies') n
@@ -420,10 +423,16 @@ const FUNCTIONS = [
                  || ',"price":' || (v_state->>'price') || '}',
                '/productDetail?id=' || p_lot_id, v_now_ms, null)
        returning id into v_notice_id;
+       -- The trim deletes another user's rows, which a batch on another lot (trimming the same
+       -- user) or that user's own reads may hold: it skips locked rows rather than wait while
+       -- this statement holds the lot, so it can never take part in a deadlock. What it skips
+       -- goes with a later trim.
        if v_notice_id % 16 = 0 then
-         delete from notices where user_id = (v_decision->>'outbid')::bigint and id <
-           (select id from notices where user_id = (v_decision->>'outbid')::bigint
-             order by id desc limit 1 offset 199);
+         delete from notices where id in (
+           select id from notices where user_id = (v_decision->>'outbid')::bigint and id <
+             (select id from notices where user_id = (v_decision->>'outbid')::bigint
+               order by id desc limit 1 offset 199)
+           for update skip locked);
        end if;
      end if;
 
@@ -439,13 +448,28 @@ const FUNCTIONS = [
   // Bids on one lot that queued together on an instance, in order, as one statement and one
   // commit: each is numisma_place_bid at the same p_now (the time the batch is applied), and sees
   // what the ones before it wrote. One answer per bid, in order.
+  //
+  // Lock order (ADR 030): the lot, then the deposit accounts of all the batch's bidders at once,
+  // in user id order. Taken bid by bid, in batch order, two batches on two lots with the same
+  // bidders in opposite order deadlocked (40P01), and the whole batch failed with it. A lot held
+  // elsewhere takes no account locks: every bid then answers busy.
   `create or replace function numisma_place_bids(
      p_bids jsonb, p_now bigint, p_multiplier bigint, p_ttl_ms bigint) returns jsonb
    language plpgsql volatile as $$
    declare
      v_bid jsonb;
      v_results jsonb := '[]'::jsonb;
+     v_locked bigint;
    begin
+     select id into v_locked from lots where id = (p_bids->0->>'lotId')::bigint
+       for update skip locked;
+     if found then
+       perform 1 from ledger_accounts
+        where kind = 'deposit'
+          and user_id in (select (b->>'userId')::bigint from jsonb_array_elements(p_bids) b)
+        order by user_id
+        for update;
+     end if;
      for v_bid in select b from jsonb_array_elements(p_bids) with ordinality t(b, i) order by i loop
        v_results := v_results || jsonb_build_array(numisma_place_bid(
          (v_bid->>'lotId')::bigint, (v_bid->>'userId')::bigint, (v_bid->>'amount')::bigint,
