@@ -184,7 +184,7 @@ import { type SigningDeps, signedRequestHook } from './platform/request-signing'
 import { SettingsRepository } from './platform/settings-repository'
 import { transactor } from './platform/transactions'
 import { serveWebApp } from './platform/web-app'
-import { sharedRateLimitStore } from './platform/rate-limit-store'
+import { rateLimitPrefixFor, sharedRateLimitStore } from './platform/rate-limit-store'
 import { databaseProbe, Readiness, type ReadinessProbe, readyRoutes } from './platform/readiness'
 import { ROLES, type Role } from './platform/roles'
 import { closeSocketsForRestart } from './platform/shutdown'
@@ -246,6 +246,12 @@ export interface AppOptions {
   nonces?: NonceStore
   /** REDIS_URL: nonces shared by every instance, kept by Redis for their 11 minutes. */
   redisUrl?: string | undefined
+  /**
+   * The deployment's tag (platform/deployment-tag.ts, server.ts passes it): the rate-limit and
+   * nonce keys in a Redis other shops may share are this deployment's own, like its lease keys
+   * and push channel. Unset (tests): the untagged keys.
+   */
+  deployment?: string
   /**
    * The services this instance registers (ROLES, ADR 032; default all three). /svc/health,
    * /svc/ready and /svc/client-config are on every instance.
@@ -375,7 +381,7 @@ function trustProxy(value: AppOptions['trustProxy']): boolean {
  * nonce store's (no offline queue, 1 s timeouts), so while Redis is away a count fails at once and
  * the limit is counted by this instance instead; the outage is logged once, and its end.
  */
-function ownRateLimitRedis(app: FastifyInstance, url: string) {
+function ownRateLimitRedis(app: FastifyInstance, url: string, deployment?: string) {
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     connectTimeout: 1000,
@@ -408,6 +414,7 @@ function ownRateLimitRedis(app: FastifyInstance, url: string) {
       onRedisAnswer: markUp,
       // Share pictures' renderings cost this instance's CPU: limited per instance (media/routes).
       perInstance: (key) => key.startsWith('share-png:'),
+      ...(deployment && { prefix: rateLimitPrefixFor(deployment) }),
     }),
   }
 }
@@ -473,7 +480,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await registerSecurityHeaders(app, options) // security headers (issue 15)
   await app.register(fastifyCookie)
   const roles = new Set(options.roles ?? ROLES)
-  const limitsRedis = options.redisUrl ? ownRateLimitRedis(app, options.redisUrl) : undefined
+  const limitsRedis = options.redisUrl
+    ? ownRateLimitRedis(app, options.redisUrl, options.deployment)
+    : undefined
   await app.register(fastifyRateLimit, {
     global: false,
     // With Redis, route limits hold across every instance (ADR 032); without it, per instance.

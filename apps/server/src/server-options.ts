@@ -51,10 +51,12 @@ export function loggerOptions(config: Pick<Config, 'logLevel' | 'prettyLogs'>) {
  */
 export function appOptionsFromConfig(
   config: Config,
-  deps: { database: Database; clock: Clock; bus?: EventBus },
+  deps: { database: Database; clock: Clock; bus?: EventBus; deployment?: string },
 ): AppOptions {
   return {
     bus: deps.bus,
+    // Its own rate-limit and nonce keys in a Redis other shops may share (ADR 032).
+    ...(deps.deployment && { deployment: deps.deployment }),
     database: deps.database,
     clock: deps.clock,
     env: config.env,

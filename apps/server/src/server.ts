@@ -47,7 +47,9 @@ async function main(): Promise<void> {
         pushChannelFor(deployment),
       )
     : undefined
-  const app = await buildApp(appOptionsFromConfig(config, { database, clock: systemClock, bus }))
+  const app = await buildApp(
+    appOptionsFromConfig(config, { database, clock: systemClock, bus, deployment }),
+  )
   reportBusError = (error) => app.log.error({ err: error }, 'redis push bus error')
   // The main role owns the staff accounts, the demo and the interval jobs (ADR 032).
   const runsMain = config.roles.includes('main')

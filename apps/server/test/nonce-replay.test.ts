@@ -6,10 +6,12 @@ import SQLite from 'better-sqlite3'
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FakeClock } from '../src/platform/clock'
+import type { Database } from '../src/platform/db'
 import {
   MemoryNonceStore,
   REDIS_NONCE_PREFIX,
   RedisNonceStore,
+  openNonceStore,
   SqliteNonceStore,
 } from '../src/platform/nonce-store'
 import { createTestApp, type SignedCall } from './helpers/app'
@@ -147,6 +149,26 @@ describe.runIf(withRedis)('the Redis nonce store', () => {
       expect(await store.claim(nonce)).toBe(false)
     } finally {
       await store.close()
+    }
+  })
+
+  it('keeps each deployment’s nonces apart: staging’s claim does not refuse production’s', async () => {
+    const run = Math.random().toString(36).slice(2, 8)
+    const open = (tag: string) =>
+      openNonceStore({
+        database: { dialect: 'sqlite' } as Database,
+        clock: new FakeClock(),
+        redisUrl: REDIS_TEST_URL,
+        deployment: `${tag}-${run}`,
+      })
+    const [shop, staging] = await Promise.all([open('shop'), open('staging')])
+    const nonce = `test:${Date.now()}:${Math.random()}`
+    try {
+      expect(await staging.claim(nonce)).toBe(true)
+      expect(await shop.claim(nonce)).toBe(true)
+      expect(await shop.claim(nonce)).toBe(false)
+    } finally {
+      await Promise.all([shop.close?.(), staging.close?.()])
     }
   })
 })

@@ -76,6 +76,34 @@ describe.runIf(withRedis).each(databases)('rate limits with Redis on $name', (ki
   })
 })
 
+describe.runIf(withRedis)('rate limits of two deployments sharing a Redis', () => {
+  it('are counted apart: another database’s shop does not fill this one’s window', async () => {
+    const kind = databases[0]!
+    const run = Math.random().toString(36).slice(2, 8)
+    const limits = { staffLogin: LIMIT, sms: 1000, smsPerCaller: 1000, login: 1000 }
+    const shop = await createTestApp(kind, {
+      redisUrl: REDIS_TEST_URL,
+      deployment: `shop-${run}`,
+      rateLimit: limits,
+    })
+    const staging = await createTestApp(kind, {
+      redisUrl: REDIS_TEST_URL,
+      deployment: `staging-${run}`,
+      rateLimit: limits,
+    })
+    try {
+      const ip = freshIp()
+      for (let i = 0; i < LIMIT; i++) expect(await staffLogin(staging.app, ip)).toBe(401)
+      expect(await staffLogin(staging.app, ip)).toBe(429)
+      // The same address at the other shop: its own window, untouched.
+      expect(await staffLogin(shop.app, ip)).toBe(401)
+    } finally {
+      await staging.close()
+      await shop.close()
+    }
+  })
+})
+
 describe.each(databases)('rate limits without Redis on $name', (kind) => {
   let a: TestApp
   let b: TestApp

@@ -227,6 +227,12 @@ export class DatabaseNonceStore implements NonceStore {
 export const REDIS_NONCE_PREFIX = 'numisma:nonce:'
 
 /**
+ * The nonce keys of one deployment (platform/deployment-tag.ts), like its lease keys: a nonce
+ * claimed at staging must not be refused by production sharing its Redis, nor the other way.
+ */
+export const redisNoncePrefixFor = (tag: string): string => `${REDIS_NONCE_PREFIX}${tag}:`
+
+/**
  * Bounded so a claim fails within about a second when Redis is away, rather than queueing until
  * it is back: no offline queue (a command while disconnected fails at once), a 1 s connect and
  * command timeout (a Redis that accepts but does not answer), one retry. ioredis keeps
@@ -266,6 +272,7 @@ export class RedisNonceStore implements NonceStore {
   constructor(
     private readonly redis: Redis,
     log?: NonceStoreLog,
+    private readonly prefix = REDIS_NONCE_PREFIX,
   ) {
     this.outage = new OutageReporter(log, {
       down: 'Redis unreachable',
@@ -277,7 +284,11 @@ export class RedisNonceStore implements NonceStore {
   }
 
   /** Refuses to open (a clear message, no reconnect loop left behind) if Redis does not answer. */
-  static async connect(url: string, log?: NonceStoreLog): Promise<RedisNonceStore> {
+  static async connect(
+    url: string,
+    log?: NonceStoreLog,
+    prefix = REDIS_NONCE_PREFIX,
+  ): Promise<RedisNonceStore> {
     const redis = new Redis(url, REDIS_NONCE_OPTIONS)
     // Listened to before connecting: a refused connection emits 'error' as well as rejecting.
     redis.on('error', () => {})
@@ -293,13 +304,13 @@ export class RedisNonceStore implements NonceStore {
       )
     }
     redis.removeAllListeners('error')
-    return new RedisNonceStore(redis, log)
+    return new RedisNonceStore(redis, log, prefix)
   }
 
   async claim(nonce: string): Promise<boolean> {
     let set: string | null
     try {
-      set = await this.redis.set(`${REDIS_NONCE_PREFIX}${nonce}`, '1', 'PX', NONCE_TTL_MS, 'NX')
+      set = await this.redis.set(`${this.prefix}${nonce}`, '1', 'PX', NONCE_TTL_MS, 'NX')
     } catch (error) {
       this.outage.markDown(error)
       throw new AppError('SERVICE_BUSY')
@@ -324,10 +335,15 @@ export async function openNonceStore(deps: {
   database: Database
   clock: Clock
   redisUrl?: string | undefined
+  /** The deployment's tag: its nonce keys in a Redis other shops may share (unset: the shared ones). */
+  deployment?: string | undefined
   log?: NonceStoreLog
 }): Promise<NonceStore> {
   const { database, clock } = deps
-  if (deps.redisUrl) return RedisNonceStore.connect(deps.redisUrl, deps.log)
+  if (deps.redisUrl) {
+    const prefix = deps.deployment ? redisNoncePrefixFor(deps.deployment) : REDIS_NONCE_PREFIX
+    return RedisNonceStore.connect(deps.redisUrl, deps.log, prefix)
+  }
   if (database.dialect === 'postgres') return new DatabaseNonceStore(database.db, clock)
   if (database.sqliteFile !== undefined) {
     const file = path.join(path.dirname(database.sqliteFile), 'nonces.db')

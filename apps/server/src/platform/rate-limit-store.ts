@@ -11,6 +11,12 @@ interface RouteParams {
 
 export const RATE_LIMIT_PREFIX = 'numisma:rl:'
 
+/**
+ * The rate-limit keys of one deployment (platform/deployment-tag.ts), like its lease keys and push
+ * channel: two shops on one Redis (staging beside production) must not fill each other's windows.
+ */
+export const rateLimitPrefixFor = (tag: string): string => `${RATE_LIMIT_PREFIX}${tag}:`
+
 /** INCR with the window set on the first hit, as @fastify/rate-limit's own Redis store does. */
 const INCR = `
 local current = redis.call('INCR', KEYS[1])
@@ -48,6 +54,8 @@ export interface SharedRateLimitDeps {
   onRedisAnswer: () => void
   /** Keys this instance counts alone, Redis or not. */
   perInstance?: (key: string) => boolean
+  /** What every key starts with: rateLimitPrefixFor(the deployment's tag); default RATE_LIMIT_PREFIX. */
+  prefix?: string
 }
 
 /**
@@ -64,6 +72,7 @@ export interface SharedRateLimitDeps {
  */
 export function sharedRateLimitStore(deps: SharedRateLimitDeps): FastifyRateLimitStoreCtor {
   const local = new LocalCounts()
+  const base = deps.prefix ?? RATE_LIMIT_PREFIX
   type WithCommand = Redis & {
     numismaRateLimit(key: string, windowMs: number, cb: (e: Error | null, r: unknown) => void): void
   }
@@ -79,7 +88,7 @@ export function sharedRateLimitStore(deps: SharedRateLimitDeps): FastifyRateLimi
     ) {}
 
     incr(key: string, answer: Answer, timeWindow: number): void {
-      const counted = `${this.prefix ?? RATE_LIMIT_PREFIX}${key}`
+      const counted = `${this.prefix ?? base}${key}`
       if (deps.perInstance?.(key)) {
         answer(null, local.incr(counted, timeWindow))
         return
@@ -101,9 +110,9 @@ export function sharedRateLimitStore(deps: SharedRateLimitDeps): FastifyRateLimi
       const params = routeOptions as unknown as RouteParams
       const url = params.routeInfo?.url
       // A limiter made with `createRateLimit` has no route: its keys carry their own namespace.
-      if (url === undefined) return new Store(undefined, RATE_LIMIT_PREFIX)
+      if (url === undefined) return new Store(undefined, base)
       const method = [params.routeInfo?.method ?? ''].flat().join(',')
-      return new Store(undefined, `${RATE_LIMIT_PREFIX}${method}${url}:`)
+      return new Store(undefined, `${base}${method}${url}:`)
     }
   }
   return Store
