@@ -298,7 +298,8 @@ sleep 1
 restart_instance 1 "$port1"
 sleep "$pause"
 restart_instance 2 "$port2"
-sleep 1
+# Traffic goes on until nginx takes instance 2 back too (the check after the next).
+sleep "$pause"
 touch "$work/traffic.stop"
 wait "$traffic_pid" 2>/dev/null || true
 summary=$(sort "$work/traffic.log" | uniq -c | tr -s ' \n' ' ')
