@@ -677,7 +677,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // 3. Routes, by service. Every instance answers the process endpoints; the rest by ROLES.
   await app.register(systemRoutes, { prefix: '/svc', clientConfig: config })
   const probes: ReadinessProbe[] = [databaseProbe(database)]
-  if (limitsRedis) probes.push({ name: 'redis', probe: () => limitsRedis.redis.ping() })
+  // Redis: the rate limits' client, and the push bus's publisher and subscriber (a dropped
+  // subscription leaves this instance's sockets deaf to every other instance's events).
+  const busReady = options.bus?.ready?.bind(options.bus)
+  if (limitsRedis || busReady)
+    probes.push({
+      name: 'redis',
+      probe: () => Promise.all([limitsRedis?.redis.ping(), busReady?.()]),
+    })
   const readiness = new Readiness(probes)
   app.decorate('readiness', readiness)
   await app.register(readyRoutes, { prefix: '/svc', readiness })

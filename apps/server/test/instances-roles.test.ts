@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { artworkUrl } from '../src/modules/media/routes'
 import { SMS_SANDBOX_PREFIX } from '../src/modules/sandbox/sms-sandbox'
+import { createRedisEventBus } from '../src/platform/redis-bus'
+import type { RedisEventBus } from '../src/platform/event-bus'
 import type { Role } from '../src/platform/roles'
 import { createTestApp, type TestApp } from './helpers/app'
 import { testDatabases } from './helpers/databases'
@@ -170,6 +172,40 @@ describe.runIf(withRedis)('GET /svc/ready with REDIS_URL', () => {
     relay.hold()
     const stuck = await t.inject({ method: 'GET', url: '/svc/ready' })
     expect(stuck.statusCode).toBe(503)
+    relay.release()
+    await waitFor(async () => (await status(t, '/svc/ready')) === 200)
+  })
+})
+
+describe.runIf(withRedis)('GET /svc/ready with the Redis push bus', () => {
+  const sqlite = databases.find((d) => d.name === 'sqlite')!
+  let relay: RedisRelay
+  let bus: RedisEventBus
+  let t: TestApp
+
+  beforeAll(async () => {
+    relay = new RedisRelay(new URL(REDIS_TEST_URL))
+    await relay.start()
+    // The bus alone on the relay: the rate limits' client (redisUrl) would mask it.
+    bus = await createRedisEventBus(`redis://127.0.0.1:${relay.port}`)
+    t = await createTestApp(sqlite, { bus })
+  })
+  afterAll(async () => {
+    await t.close()
+    await bus.close()
+    await relay.stop()
+  })
+
+  it('is 503 naming Redis while the bus’s connections are down or stuck, 200 once back', async () => {
+    expect(await status(t, '/svc/ready')).toBe(200)
+    await relay.stop()
+    const res = await t.inject({ method: 'GET', url: '/svc/ready' })
+    expect(res.statusCode).toBe(503)
+    expect(res.json()).toMatchObject({ code: 'SERVICE_BUSY', details: { reason: 'redis' } })
+    await relay.start()
+    await waitFor(async () => (await status(t, '/svc/ready')) === 200)
+    relay.hold()
+    expect(await status(t, '/svc/ready')).toBe(503)
     relay.release()
     await waitFor(async () => (await status(t, '/svc/ready')) === 200)
   })

@@ -37,6 +37,12 @@ export interface EventBus {
   publish(event: PushEvent): void
   subscribe(listener: (event: PushEvent) => void): () => void
   close(): Promise<void>
+  /**
+   * Resolves while every connection the bus needs answers, else rejects: /svc/ready asks it, since
+   * an instance whose subscription dropped no longer pushes other instances' events to its
+   * sockets. The in-process bus has none to ask.
+   */
+  ready?(): Promise<void>
 }
 
 /** The listeners of one bus, called in turn; one that throws does not stop the others. */
@@ -110,6 +116,9 @@ interface RedisLike {
   subscribe(channel: string): Promise<unknown>
   on(event: 'message', listener: (channel: string, message: string) => void): unknown
   quit(): Promise<unknown>
+  ping?(): Promise<unknown>
+  /** ioredis's connection state ('ready' when connected, and subscribed again after a drop). */
+  readonly status?: string
 }
 
 /**
@@ -148,6 +157,18 @@ export class RedisEventBus implements EventBus {
 
   subscribe(listener: (event: PushEvent) => void): () => void {
     return this.local.add(listener)
+  }
+
+  async ready(): Promise<void> {
+    // A connection that is not up fails at once: a PING would wait in ioredis's offline queue.
+    for (const [role, client] of [
+      ['publisher', this.publisher],
+      ['subscriber', this.subscriber],
+    ] as const) {
+      if (client.status !== undefined && client.status !== 'ready')
+        throw new Error(`push bus ${role} is ${client.status}`)
+    }
+    await Promise.all([this.publisher.ping?.(), this.subscriber.ping?.()])
   }
 
   async close(): Promise<void> {
