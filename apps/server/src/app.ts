@@ -442,6 +442,30 @@ function smsSenderFor(app: FastifyInstance, options: AppOptions, clock: Clock): 
 }
 
 /**
+ * Draining (SIGTERM, ADR 032). Every answer says `Connection: close`: a proxy's keep-alive pool
+ * (nginx's upstream keepalive) would otherwise send its next request down a connection that is
+ * about to close, which is reset without an answer — a 502, even for a POST. Once the app closes,
+ * a request still arriving on an open connection is refused 503 SERVICE_BUSY like every error
+ * (Fastify's own body otherwise); the proxy opens a new connection, which the closed listener
+ * refuses, so it tries another instance. Added before any route, so every route has both hooks.
+ */
+function drainConnections(app: FastifyInstance, draining: () => boolean): void {
+  let closing = false
+  app.addHook('preClose', (done) => {
+    closing = true
+    done()
+  })
+  app.addHook('onRequest', async (request, reply) => {
+    if (!closing) return
+    void reply.header('connection', 'close')
+    return sendError(request, reply, 503, 'SERVICE_BUSY', { reason: 'shutting_down' })
+  })
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing || draining()) void reply.header('connection', 'close')
+  })
+}
+
+/**
  * Plugin order is the architecture: external plugins, then platform concerns (errors, signing),
  * then the modules' routes, then the web app.
  */
@@ -470,9 +494,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     // Generated picture URLs carry their parameters (modules/media), a few hundred characters.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
+    // Refused by our own hook below, in the catalogue's shape, not Fastify's own 503 body.
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>()
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
+  drainConnections(app, () => readiness.draining)
 
   // 1. External plugins.
   // compression (issue 13): first, so it hooks every route added after it.

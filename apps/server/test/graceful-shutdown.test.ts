@@ -149,10 +149,21 @@ describe.each(databases.map((d) => d.name))('SIGTERM on %s', (kind) => {
       }
       expect(server.child.exitCode).toBe(null)
 
-      // The request in flight completes.
-      slow.write(body.slice(10))
+      // The request in flight completes, its answer saying the connection closes: a proxy's
+      // keep-alive pool must not send its next request down it (reset unanswered: a 502). A
+      // request pipelined behind it meanwhile is refused in the catalogue's shape, if answered.
+      slow.write(`${body.slice(10)}GET /svc/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`)
       await slowEnded
       expect(answer).toMatch(/^HTTP\/1\.1 200 /)
+      const heads = answer.split('\r\n\r\n').filter((part) => part.startsWith('HTTP/1.1'))
+      for (const head of heads) expect(head).toMatch(/\r\nconnection: close(\r\n|$)/i)
+      expect(answer).not.toMatch(/"error":"Service Unavailable"/)
+      if (heads.length > 1) {
+        expect(heads[1]).toMatch(/^HTTP\/1\.1 503 /)
+        expect(answer).toMatch(/"code":"SERVICE_BUSY"/)
+      }
+      // What the proxy does next, on a new connection, is refused, not reset mid-request.
+      expect(await refused(port)).toBe(true)
 
       expect(await server.exited).toBe(0)
       expect(Date.now() - signalled).toBeLessThan(SHUTDOWN_TIMEOUT_MS)
