@@ -655,6 +655,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     watches: new WatchRepository(database.db),
     idempotency: new IdempotencyStore(database.db),
     options: { quotaMultiplier: options.quotaMultiplier ?? DEFAULT_QUOTA_MULTIPLIER },
+    log: app.log,
   })
   const mallOrders = new MallOrderService({
     transact: transactor(database),
