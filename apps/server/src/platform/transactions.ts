@@ -7,9 +7,11 @@ import type { DB } from './schema'
 export type Tx = Kysely<DB> | Transaction<DB>
 
 const RETRYABLE = new Set(['40001', '40P01'])
-const MAX_ATTEMPTS = 5
+/** Attempts at a PostgreSQL transaction (or statement) that keeps failing retryably. */
+export const MAX_ATTEMPTS = 5
 
-const isRetryable = (error: unknown): boolean =>
+/** A PostgreSQL serialisation failure or deadlock (40001 / 40P01): worth running again. */
+export const isRetryable = (error: unknown): boolean =>
   typeof error === 'object' &&
   error !== null &&
   'code' in error &&

@@ -32,7 +32,7 @@ import type { Clock } from '../../platform/clock'
 import { AppError } from '../../platform/errors'
 import type { EventBus } from '../../platform/event-bus'
 import { IDEMPOTENCY_TTL_MS, type IdempotencyStore, requestHash } from '../../platform/idempotency'
-import type { Transact, Tx } from '../../platform/transactions'
+import { isRetryable, MAX_ATTEMPTS, type Transact, type Tx } from '../../platform/transactions'
 import { lotStatusOf, toLotCard } from '../catalog/mappers'
 import { lotLink, type NoticeWriter } from '../notices/writer'
 import { maskBidder } from '@numisma/domain/mask'
@@ -83,16 +83,6 @@ interface QueuedBid {
   resolve: (result: BidResult) => void
   reject: (error: unknown) => void
 }
-
-const RETRYABLE = new Set(['40001', '40P01'])
-const MAX_ATTEMPTS = 5
-
-/** A PostgreSQL serialisation failure or deadlock: retried, as platform/transactions.ts does. */
-const isRetryable = (error: unknown): boolean =>
-  typeof error === 'object' &&
-  error !== null &&
-  'code' in error &&
-  RETRYABLE.has(String(error.code))
 
 function toState(lot: LockedLot, proxies: LotState['proxies']): LotState {
   return {
