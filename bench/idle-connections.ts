@@ -14,20 +14,17 @@
  */
 import fs from 'node:fs'
 import http from 'node:http'
-import { CatalogRepository } from '../apps/server/src/modules/catalog/repository'
 import { openDatabase } from '../apps/server/src/platform/db'
 import {
   machine,
   openFilesLimitOf,
   openFilesOf,
-  percentile,
-  round,
   rssOf,
-  scratchDatabase,
-  startServer,
+  startProductionServer,
   WatcherProcess,
   writeResult,
 } from './push-harness'
+import { insertOpenLots, percentile, round, scratchDatabase } from './support'
 
 const WANTED = Number(process.env.BENCH_CONNECTIONS ?? 20_000)
 const HOLD_SECONDS = Number(process.env.BENCH_HOLD_SECONDS ?? 10)
@@ -39,48 +36,7 @@ const HEALTH_CALLS = 300
 
 async function prepare(sqliteFile: string): Promise<number[]> {
   const database = await openDatabase({ sqliteFile })
-  const catalog = new CatalogRepository(database.db)
-  const now = Date.now()
-  const specialId = await catalog.insertSpecial({
-    title: 'idle bench',
-    subtitle: '',
-    description: '',
-    cover: '',
-    starts_at: now - 60_000,
-    ends_at: now + 86_400_000,
-    stagger_seconds: 0,
-    soft_close_window_seconds: 300,
-    soft_close_extend_seconds: 300,
-    created_at: now,
-  })
-  await catalog.insertLots(
-    Array.from({ length: LOTS }, (_, i) => ({
-      special_id: specialId,
-      lot_no: i + 1,
-      category_id: null,
-      title: `idle lot ${i + 1}`,
-      subtitle: '',
-      description: '',
-      images: '[]',
-      grade_code: 0,
-      grading_service: null,
-      cert_no: null,
-      year: '',
-      denomination: '',
-      material: '',
-      start_price: 10_000,
-      reserve_price: null,
-      starts_at: now - 60_000,
-      ends_at: now + 86_400_000,
-      export_banned: 0,
-      status: 'open',
-      price: null,
-      bid_count: 0,
-      leader_id: null,
-      created_at: now,
-    })),
-  )
-  const ids = (await catalog.lotsOfSpecial(specialId)).map((l) => l.id)
+  const ids = await insertOpenLots(database, 'idle bench', LOTS, (i) => `idle lot ${i + 1}`)
   await database.close()
   return ids
 }
@@ -122,7 +78,7 @@ function tcpKernelKiB(): number {
 
 const database = await scratchDatabase('sqlite', 'numisma-idle')
 const lotIds = await prepare(database.sqliteFile)
-const server = await startServer(database.env)
+const server = await startProductionServer(database.env)
 const pid = server.child.pid!
 const watchers = Array.from({ length: PROCESSES }, () => new WatcherProcess())
 try {

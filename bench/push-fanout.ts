@@ -14,27 +14,23 @@
  *   BENCH_PROFILE=/tmp/prof node --import tsx bench/push-fanout.ts   # server CPU profile
  */
 import http from 'node:http'
-import { osInfoHeader, signedHeaders } from '@numisma/contracts/signing'
 import { nextAmount } from '@numisma/domain/increments'
-import { CatalogRepository } from '../apps/server/src/modules/catalog/repository'
-import { LedgerService } from '../apps/server/src/modules/ledger/service'
-import { PassportRepository } from '../apps/server/src/modules/passport/repository'
-import { systemClock } from '../apps/server/src/platform/clock'
-import { randomToken, sha256Hex } from '../apps/server/src/platform/crypto'
 import { openDatabase } from '../apps/server/src/platform/db'
 import { loadPublicApps } from '../apps/server/src/platform/public-apps'
 import { SettingsRepository } from '../apps/server/src/platform/settings-repository'
+import { machine, startProductionServer, WatcherProcess, writeResult } from './push-harness'
+import { wallClock } from './push-watchers'
 import {
-  machine,
+  insertOpenLots,
+  insertUsers,
   percentile,
   pgAvailable,
+  postJson,
   round,
   scratchDatabase,
-  startServer,
-  WatcherProcess,
-  writeResult,
-} from './push-harness'
-import { wallClock } from './push-watchers'
+  signedInHeaders,
+  type BenchUser,
+} from './support'
 
 const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 5000)
 const BIDS = Number(process.env.BENCH_BIDS ?? 20)
@@ -43,128 +39,38 @@ const PROCESSES = Number(process.env.BENCH_WATCHER_PROCESSES ?? 2)
 const DELIVERY_TIMEOUT_MS = 5000
 const TARGET_P99_MS = 200
 
-interface Bidder {
-  userId: number
-  id: string
-  key: string
-  sid: string
-}
-
 async function prepare(url: string | undefined, sqliteFile: string) {
   const database = await openDatabase({ url, sqliteFile })
-  const now = Date.now()
-  const passport = new PassportRepository(database.db)
-  const ledger = new LedgerService(database, systemClock)
-  const catalog = new CatalogRepository(database.db)
   // Two bidders taking turns: a leader's second bid would be ALREADY_LEADING.
-  const bidders: Bidder[] = []
-  for (let i = 0; i < 2; i++) {
-    const user = await passport.findOrCreateUser(`1390000${i}000`, `fanout${i}`, now)
-    const sid = randomToken(32)
-    const session = { id: `s_${randomToken(15)}`, key: randomToken(24) }
-    await passport.insertSession({
-      id: session.id,
-      userId: user.id,
-      key: session.key,
-      sidHash: sha256Hex(sid),
-      deviceId: `fanout-${i}`,
-      now,
-      expiresAt: now + 86_400_000,
-    })
-    await ledger.creditDeposit(user.id, 10_000_000_000, 'bench deposit')
-    bidders.push({ userId: user.id, id: session.id, key: session.key, sid })
-  }
-  const specialId = await catalog.insertSpecial({
-    title: 'fan-out bench',
-    subtitle: '',
-    description: '',
-    cover: '',
-    starts_at: now - 60_000,
-    ends_at: now + 86_400_000,
-    stagger_seconds: 0,
-    soft_close_window_seconds: 300,
-    soft_close_extend_seconds: 300,
-    created_at: now,
-  })
-  await catalog.insertLots([
-    {
-      special_id: specialId,
-      lot_no: 1,
-      category_id: null,
-      title: 'fan-out lot',
-      subtitle: '',
-      description: '',
-      images: '[]',
-      grade_code: 0,
-      grading_service: null,
-      cert_no: null,
-      year: '',
-      denomination: '',
-      material: '',
-      start_price: 10_000,
-      reserve_price: null,
-      starts_at: now - 60_000,
-      ends_at: now + 86_400_000,
-      export_banned: 0,
-      status: 'open',
-      price: null,
-      bid_count: 0,
-      leader_id: null,
-      created_at: now,
-    },
-  ])
-  const lotId = (await catalog.lotsOfSpecial(specialId))[0]!.id
+  const bidders = await insertUsers(
+    database,
+    2,
+    (i) => ({ phone: `1390000${i}000`, nickname: `fanout${i}`, deviceId: `fanout-${i}` }),
+    10_000_000_000,
+  )
+  const [lotId] = await insertOpenLots(database, 'fan-out bench', 1, () => 'fan-out lot')
   const apps = await loadPublicApps(new SettingsRepository(database.db))
   await database.close()
-  return { bidders, lotId, signSecret: apps.signSecret }
+  return { bidders, lotId: lotId!, signSecret: apps.signSecret }
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 4 })
 
-function bid(base: string, bidder: Bidder, signSecret: string, body: string) {
-  const headers = signedHeaders({
-    method: 'POST',
-    path: '/bidding/bid',
-    appId: bidder.id,
-    key: bidder.key,
-    deviceId: `fanout-${bidder.userId}`,
+function bid(base: string, bidder: BenchUser, signSecret: string, body: string) {
+  const headers = signedInHeaders(
+    bidder,
     signSecret,
-    osInfo: osInfoHeader(),
-    userId: String(bidder.userId),
-  })
-  return new Promise<{ status: number; json: Record<string, unknown> }>((resolve, reject) => {
-    const req = http.request(
-      `${base}/svc/main/bidding/bid`,
-      {
-        method: 'POST',
-        agent,
-        headers: {
-          ...headers,
-          cookie: `sid=${bidder.sid}`,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = []
-        res.on('data', (c: Buffer) => chunks.push(c))
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            json: JSON.parse(Buffer.concat(chunks).toString()) as Record<string, unknown>,
-          }),
-        )
-      },
-    )
-    req.on('error', reject)
-    req.end(body)
-  })
+    `fanout-${bidder.userId}`,
+    'POST',
+    '/bidding/bid',
+  )
+  return postJson(agent, `${base}/svc/main/bidding/bid`, headers, body)
 }
 
 async function run(kind: 'sqlite' | 'postgres') {
   const database = await scratchDatabase(kind, 'numisma-fanout')
   const fixture = await prepare(database.url, database.sqliteFile)
-  const server = await startServer(database.env)
+  const server = await startProductionServer(database.env)
   const watchers = Array.from({ length: PROCESSES }, () => new WatcherProcess())
   try {
     // Open every watcher; each subscribes to the lot and waits for its snapshot.

@@ -1,129 +1,18 @@
 /**
- * What the push benchmarks (push-fanout.ts, idle-connections.ts) share: the server process, the
- * watcher processes (push-watchers.ts), the machine description and percentiles.
+ * What only the push benchmarks (push-fanout.ts, idle-connections.ts) share: the server in
+ * production mode, the watcher processes (push-watchers.ts), /proc counts and the machine's load;
+ * the rest is in support.ts.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process'
+import { fork, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import pg from 'pg'
 import type { WatcherCommand, WatcherReply } from './push-watchers'
+import { machineInfo, PRODUCTION_ENV, root, round, startServer, writeReport } from './support'
 
-export const root = path.resolve(import.meta.dirname, '..')
-export const PG_ADMIN = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
-export const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379'
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer()
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
-}
-
-export interface ServerProcess {
-  child: ChildProcess
-  base: string
-  stop(): Promise<void>
-}
-
-/**
- * `apps/server/src/server.ts` as production runs it (NUMISMA_ENV=production, JSON logs at warn).
- * BENCH_PROFILE=<dir> writes its CPU profile there (`--cpu-prof`) when it stops.
- */
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort()
-  const profile = process.env.BENCH_PROFILE
-    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
-    : []
-  const child = spawn(
-    process.execPath,
-    [...profile, '--import', 'tsx', 'apps/server/src/server.ts'],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        NUMISMA_ENV: 'production',
-        SMS_PROVIDER: 'sandbox',
-        PAY_PASSWORD_PEPPER: 'bench-pepper-0123456789',
-        ...env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        SEED: 'none',
-        LOG_LEVEL: 'warn',
-        NUMISMA_ADMIN_PASSWORD: 'bench-admin-password',
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    },
-  )
-  const base = `http://127.0.0.1:${port}`
-  const stop = async () => {
-    if (child.exitCode !== null) return
-    const exited = new Promise((r) => child.once('exit', r))
-    child.kill('SIGTERM')
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000)
-    await exited
-    clearTimeout(timer)
-  }
-  for (let i = 0; i < 150; i++) {
-    try {
-      if ((await fetch(`${base}/svc/health`)).ok) return { child, base, stop }
-    } catch {
-      // starting
-    }
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  await stop()
-  throw new Error('server did not start')
-}
-
-/** A database for one run: a fresh PostgreSQL database, or a SQLite file in a fresh directory. */
-export async function scratchDatabase(kind: 'sqlite' | 'postgres', prefix: string) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`))
-  let url: string | undefined
-  let dbName = ''
-  if (kind === 'postgres') {
-    dbName = `${prefix.replace(/-/g, '_')}_${Date.now()}`
-    const admin = new pg.Client({ connectionString: PG_ADMIN })
-    await admin.connect()
-    await admin.query(`create database ${dbName}`)
-    await admin.end()
-    const u = new URL(PG_ADMIN)
-    u.pathname = `/${dbName}`
-    url = u.toString()
-  }
-  return {
-    dir,
-    url,
-    sqliteFile: path.join(dir, 'numisma.db'),
-    /** The server's environment: SQLite in `dir`, or PostgreSQL with the Redis bus. */
-    env: url
-      ? { DATABASE_URL: url, REDIS_URL, DATA_DIR: dir }
-      : { DATABASE_URL: '', REDIS_URL: '', DATA_DIR: dir },
-    async drop() {
-      fs.rmSync(dir, { recursive: true, force: true })
-      if (!dbName) return
-      const admin = new pg.Client({ connectionString: PG_ADMIN })
-      await admin.connect()
-      await admin.query(`drop database if exists ${dbName} with (force)`)
-      await admin.end()
-    },
-  }
-}
-
-export async function pgAvailable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: PG_ADMIN, connectionTimeoutMillis: 2000 })
-  try {
-    await client.connect()
-    return true
-  } catch {
-    return false
-  } finally {
-    await client.end().catch(() => undefined)
-  }
+/** `apps/server/src/server.ts` as production runs it (NUMISMA_ENV=production, JSON logs at warn). */
+export function startProductionServer(env: Record<string, string>) {
+  return startServer({ ...PRODUCTION_ENV, ...env })
 }
 
 /** What a watcher process answers to each command. */
@@ -191,23 +80,12 @@ export function openFilesLimitOf(pid: number): { soft: number; hard: number } {
   return { soft: Number(line?.[1] ?? 0), hard: Number(line?.[2] ?? 0) }
 }
 
-export function percentile(sorted: ArrayLike<number>, p: number): number {
-  if (sorted.length === 0) return 0
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
-}
-
-export const round = (n: number, digits = 2) => Number(n.toFixed(digits))
-
 /** The machine's load when the benchmark started: other work on it skews every figure. */
 const loadAtStart = os.loadavg()
 
 export function machine() {
   return {
-    cpus: os.cpus().length,
-    cpuModel: os.cpus()[0]?.model ?? 'unknown',
-    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
-    node: process.version,
-    platform: `${os.platform()} ${os.release()}`,
+    ...machineInfo(),
     loadAverageAtStart: loadAtStart.map((n) => round(n)),
     loadAverageAtEnd: os.loadavg().map((n) => round(n)),
     note:
@@ -217,10 +95,5 @@ export function machine() {
 }
 
 export function writeResult(name: string, report: unknown): void {
-  fs.mkdirSync(path.join(root, 'bench', 'results'), { recursive: true })
-  fs.writeFileSync(
-    path.join(root, 'bench', 'results', name),
-    `${JSON.stringify(report, null, 2)}\n`,
-  )
-  console.log(`written bench/results/${name}`)
+  writeReport(path.join(root, 'bench', 'results', name), report)
 }

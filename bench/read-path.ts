@@ -21,10 +21,8 @@
  *   BENCH_PROFILE=/tmp/prof …                     # server CPU profile (--cpu-prof)
  *   BENCH_OUT=/tmp/read-path.json …               # write elsewhere
  */
-import { fork, spawn } from 'node:child_process'
-import fs from 'node:fs'
+import { fork } from 'node:child_process'
 import http from 'node:http'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import {
@@ -34,14 +32,22 @@ import {
   randomUuid,
   xSign,
 } from '@numisma/contracts/signing'
-import pg from 'pg'
-import { PassportRepository } from '../apps/server/src/modules/passport/repository'
-import { randomToken, sha256Hex } from '../apps/server/src/platform/crypto'
 import { openDatabase } from '../apps/server/src/platform/db'
 import { loadPublicApps, type PublicApps } from '../apps/server/src/platform/public-apps'
 import { SettingsRepository } from '../apps/server/src/platform/settings-repository'
+import {
+  cpuSecondsOf,
+  insertUsers,
+  machineInfo,
+  percentile,
+  pgAvailable,
+  root,
+  scratchDatabase,
+  startServer,
+  writeReport,
+  type BenchUser,
+} from './support'
 
-const root = path.resolve(import.meta.dirname, '..')
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 12)
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP ?? 3)
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2)
@@ -51,7 +57,6 @@ const USERS = 40
 const SIGNED_IN_SHARE = 0.3
 /** Share of visitors whose browser keeps responses and revalidates them with If-None-Match. */
 const CACHING_SHARE = 0.5
-const PG_ADMIN = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
 const OUT = process.env.BENCH_OUT ?? path.join(root, 'bench', 'results', 'read-path.json')
 const TMP = process.env.BENCH_TMP ?? '/tmp/readpath-bench'
@@ -82,19 +87,13 @@ interface RouteSpec {
   path: string
   weight: number
 }
-interface User {
-  userId: number
-  appId: string
-  key: string
-  sid: string
-}
 interface WorkerConfig {
   base: string
   seconds: number
   warmupSeconds: number
   connections: number
   routes: RouteSpec[]
-  users: User[]
+  users: BenchUser[]
   apps: PublicApps
   seed: number
   /** Local address the worker's sockets bind to (ephemeral ports are per source address). */
@@ -206,7 +205,7 @@ async function runWorker(config: WorkerConfig): Promise<WorkerResult> {
         timestamp?: string
       }
       const appId = signedIn
-        ? user.appId
+        ? user.id
         : route.service === 'main'
           ? config.apps.h5.id
           : config.apps.search.id
@@ -289,94 +288,19 @@ if (process.argv.includes('--worker')) {
 // ---------------------------------------------------------------------------------------------
 // The coordinator.
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer()
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
-}
-
 /** User + system CPU time of a process so far, in ms (Linux /proc). */
 function processCpuMs(pid: number): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-    const ticks = Number(fields[11]) + Number(fields[12])
-    return (ticks * 1000) / 100 // CLK_TCK is 100 on Linux
-  } catch {
-    return 0
-  }
-}
-
-async function startServer(env: Record<string, string>, dataDir: string, serverRoot: string) {
-  const port = await freePort()
-  const profile = process.env.BENCH_PROFILE
-    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
-    : []
-  const child = spawn(
-    process.execPath,
-    [...profile, '--import', 'tsx', 'apps/server/src/server.ts'],
-    {
-      cwd: serverRoot,
-      env: {
-        ...process.env,
-        ...env,
-        NUMISMA_ENV: 'production',
-        NODE_ENV: 'production',
-        SEED: 'demo',
-        SMS_PROVIDER: 'sandbox',
-        PAY_PASSWORD_PEPPER: 'read-path-bench-pepper-0123456789',
-        NUMISMA_ADMIN_PASSWORD: 'read-path-bench-admin',
-        REDIS_URL,
-        DATA_DIR: dataDir,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    },
-  )
-  const base = `http://127.0.0.1:${port}`
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`)
-    try {
-      if ((await fetch(`${base}/svc/health`)).ok) return { child, base }
-    } catch {
-      // starting
-    }
-    await new Promise((r) => setTimeout(r, 200))
-  }
-  child.kill()
-  throw new Error('server did not start')
+  return (cpuSecondsOf(pid) ?? 0) * 1000
 }
 
 /** Sessions written straight to the database, as bids.ts does: signing in is not what is measured. */
 async function prepareUsers(url: string | undefined, sqliteFile: string) {
   const database = await openDatabase({ url, sqliteFile })
-  const now = Date.now()
-  const passport = new PassportRepository(database.db)
-  const users: User[] = []
-  for (let i = 0; i < USERS; i++) {
-    const user = await passport.findOrCreateUser(
-      `1390000${String(i).padStart(4, '0')}`,
-      `reader${i}`,
-      now,
-    )
-    const sid = randomToken(32)
-    const session = { id: `s_${randomToken(15)}`, key: randomToken(24) }
-    await passport.insertSession({
-      id: session.id,
-      userId: user.id,
-      key: session.key,
-      sidHash: sha256Hex(sid),
-      deviceId: `bench-user-${i}`,
-      now,
-      expiresAt: now + 86_400_000,
-    })
-    users.push({ userId: user.id, appId: session.id, key: session.key, sid })
-  }
+  const users = await insertUsers(database, USERS, (i) => ({
+    phone: `1390000${String(i).padStart(4, '0')}`,
+    nickname: `reader${i}`,
+    deviceId: `bench-user-${i}`,
+  }))
   const apps = await loadPublicApps(new SettingsRepository(database.db))
   await database.close()
   return { users, apps }
@@ -505,11 +429,6 @@ async function routesOf(base: string, apps: PublicApps): Promise<RouteSpec[]> {
   return routes
 }
 
-function percentile(sorted: Float64Array | number[], p: number): number {
-  if (sorted.length === 0) return 0
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
-}
-
 function summary(values: number[], seconds: number) {
   const sorted = Float64Array.from(values).sort()
   return {
@@ -523,40 +442,26 @@ function summary(values: number[], seconds: number) {
   }
 }
 
-async function pgAvailable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: PG_ADMIN, connectionTimeoutMillis: 2000 })
-  try {
-    await client.connect()
-    return true
-  } catch {
-    return false
-  } finally {
-    await client.end().catch(() => undefined)
-  }
-}
-
-async function run(database: DbKind, server: { label: string; root: string }) {
-  fs.mkdirSync(TMP, { recursive: true })
-  const dir = fs.mkdtempSync(path.join(TMP, `${database}-`))
-  let url: string | undefined
-  let dbName = ''
-  if (database === 'postgres') {
-    dbName = `readpath_bench_${Date.now()}`
-    const admin = new pg.Client({ connectionString: PG_ADMIN })
-    await admin.connect()
-    await admin.query(`create database ${dbName}`)
-    await admin.end()
-    const u = new URL(PG_ADMIN)
-    u.pathname = `/${dbName}`
-    url = u.toString()
-  }
-  const { child, base } = await startServer(
-    url ? { DATABASE_URL: url } : { DATABASE_URL: '' },
-    dir,
-    server.root,
+async function run(kind: DbKind, server: { label: string; root: string }) {
+  const database = await scratchDatabase(kind, 'readpath-bench', TMP)
+  const serverProcess = await startServer(
+    {
+      DATABASE_URL: database.url ?? '',
+      NUMISMA_ENV: 'production',
+      NODE_ENV: 'production',
+      SEED: 'demo',
+      SMS_PROVIDER: 'sandbox',
+      PAY_PASSWORD_PEPPER: 'read-path-bench-pepper-0123456789',
+      NUMISMA_ADMIN_PASSWORD: 'read-path-bench-admin',
+      REDIS_URL,
+      DATA_DIR: database.dir,
+    },
+    // The demo seed takes longer to start than an empty database.
+    { cwd: server.root, attempts: 300 },
   )
+  const { child, base } = serverProcess
   try {
-    const { users, apps } = await prepareUsers(url, path.join(dir, 'numisma.db'))
+    const { users, apps } = await prepareUsers(database.url, database.sqliteFile)
     const routes = await routesOf(base, apps)
     const serverCpuBefore = { value: 0 }
     const started = Date.now()
@@ -607,7 +512,7 @@ async function run(database: DbKind, server: { label: string; root: string }) {
     const generatorCpuMs = results.reduce((s, r) => s + r.cpuMs, 0)
     const overall = summary(all, seconds)
     const result = {
-      database,
+      database: kind,
       server: server.label,
       catalogue: {
         specials: routes.filter((r) => r.group === 'special').length,
@@ -630,21 +535,14 @@ async function run(database: DbKind, server: { label: string; root: string }) {
       routes: Object.fromEntries(Object.entries(byRoute).map(([k, v]) => [k, summary(v, seconds)])),
     }
     console.log(
-      `${database} (${server.label}): ${overall.requestsPerSecond} req/s, p50 ${overall.latencyMs.p50} ms, p99 ${overall.latencyMs.p99} ms, max ${overall.latencyMs.max} ms; cpu server ${result.cpu.server}, generator ${result.cpu.generator}`,
+      `${kind} (${server.label}): ${overall.requestsPerSecond} req/s, p50 ${overall.latencyMs.p50} ms, p99 ${overall.latencyMs.p99} ms, max ${overall.latencyMs.max} ms; cpu server ${result.cpu.server}, generator ${result.cpu.generator}`,
       statuses,
       `(${((Date.now() - started) / 1000).toFixed(1)} s)`,
     )
     return result
   } finally {
-    child.kill('SIGTERM')
-    await new Promise((r) => child.once('exit', r))
-    fs.rmSync(dir, { recursive: true, force: true })
-    if (dbName) {
-      const admin = new pg.Client({ connectionString: PG_ADMIN })
-      await admin.connect()
-      await admin.query(`drop database if exists ${dbName} with (force)`)
-      await admin.end()
-    }
+    await serverProcess.stop()
+    await database.drop()
   }
 }
 
@@ -662,11 +560,7 @@ async function main() {
       'catalogue reads over HTTP (signed, production mode, Redis nonces; one server process, load from separate processes on the same machine)',
     date: new Date().toISOString(),
     machine: {
-      cpus: os.cpus().length,
-      cpuModel: os.cpus()[0]?.model ?? 'unknown',
-      memoryGiB: Math.round(os.totalmem() / 2 ** 30),
-      node: process.version,
-      platform: `${os.platform()} ${os.release()}`,
+      ...machineInfo(),
       loadAverage1m: Number(os.loadavg()[0]!.toFixed(2)),
       note: process.env.BENCH_NOTE ?? '',
     },
@@ -682,7 +576,5 @@ async function main() {
     },
     results,
   }
-  fs.mkdirSync(path.dirname(OUT), { recursive: true })
-  fs.writeFileSync(OUT, `${JSON.stringify(report, null, 2)}\n`)
-  console.log(`written ${path.relative(process.cwd(), OUT)}`)
+  writeReport(OUT, report)
 }
