@@ -7,13 +7,12 @@ import { HEADER, osInfoHeader, signedHeaders } from '@numisma/contracts/signing'
 import { nextAmount, type PriceStep } from '@numisma/domain/increments'
 import { afterAll, describe, expect, it } from 'vitest'
 import { type Database, openDatabase } from '../src/platform/db'
-import { testDatabases } from './helpers/databases'
+import { createPostgresDatabase, type PostgresDatabase, testDatabases } from './helpers/databases'
 import { expectLedgerSound } from './helpers/ledger'
+import { readLotRecord } from './helpers/lot-record'
 import {
   type Answer,
-  createPostgresDatabase,
   fetchSigningConfig,
-  type PostgresDatabase,
   type SessionCredentials,
   sendSigned,
   ServerProcess,
@@ -533,28 +532,13 @@ async function checkDatabase(database: Database, world: World): Promise<LostFate
   // every price change is a row, the last one is the leader's at the price, prices never fall;
   // only the leader keeps a live proxy maximum, never below the price).
   for (const lotId of world.lotIds) {
-    const lot = await db
-      .selectFrom('lots')
-      .select(['price', 'leader_id', 'bid_count'])
-      .where('id', '=', lotId)
-      .executeTakeFirstOrThrow()
-    const bids = await db
-      .selectFrom('bids')
-      .select(['id', 'user_id', 'amount', 'auto'])
-      .where('lot_id', '=', lotId)
-      .orderBy('id')
-      .execute()
+    const { lot, bids, proxies } = await readLotRecord(database, lotId)
     const last = bids.at(-1)
     expect(lot.bid_count, `lot ${lotId} bid count`).toBe(bids.length)
     expect(lot.price, `lot ${lotId} price`).toBe(last?.amount ?? null)
     expect(lot.leader_id, `lot ${lotId} leader`).toBe(last?.user_id ?? null)
     const amounts = bids.map((b) => b.amount)
     expect(amounts, `lot ${lotId} prices never fall`).toEqual([...amounts].sort(byNumber))
-    const proxies = await db
-      .selectFrom('proxies')
-      .select(['user_id', 'max_amount', 'active'])
-      .where('lot_id', '=', lotId)
-      .execute()
     for (const p of proxies.filter((p) => p.active === 1)) {
       expect(p.user_id, `lot ${lotId}: a live proxy belongs to the leader`).toBe(lot.leader_id)
       expect(p.max_amount).toBeGreaterThanOrEqual(lot.price ?? 0)

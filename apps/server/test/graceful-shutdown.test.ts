@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
@@ -9,12 +8,11 @@ import {
   RESTART_RETRY_MIN_MS,
   restartRetryAfterMs,
 } from '@numisma/contracts/push'
-import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
-import { randomToken } from '../src/platform/crypto'
-import { PG_ADMIN_URL, testDatabases } from './helpers/databases'
+import { createPostgresDatabase, type PostgresDatabase, testDatabases } from './helpers/databases'
 import { REDIS_TEST_URL, redisAvailable } from './helpers/redis'
+import { ServerProcess, sleep } from './helpers/server-process'
 
 /**
  * Graceful shutdown of the real process (issue 14, ADR 032): on SIGTERM a request in flight still
@@ -22,74 +20,43 @@ import { REDIS_TEST_URL, redisAvailable } from './helpers/redis'
  * reconnect hint, and the process exits 0 within SHUTDOWN_TIMEOUT_MS. SQLite without Redis, and
  * PostgreSQL with Redis when it answers (its leases, rate-limit client and bus close too).
  */
-const ROOT = path.resolve(import.meta.dirname, '../../..')
 const ADMIN_PASSWORD = 'graceful-shutdown-admin'
 const SHUTDOWN_TIMEOUT_MS = 5000
 const databases = await testDatabases()
 const withRedis = await redisAvailable()
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-const pgDatabases: string[] = []
+const pgDatabases: PostgresDatabase[] = []
 afterAll(async () => {
-  for (const name of pgDatabases) {
-    const admin = new pg.Client({ connectionString: PG_ADMIN_URL })
-    await admin.connect()
-    await admin.query(`drop database if exists ${name} with (force)`)
-    await admin.end()
-  }
+  for (const database of pgDatabases) await database.drop()
 })
 
 async function databaseEnv(kind: 'sqlite' | 'postgres'): Promise<Record<string, string>> {
   if (kind === 'sqlite') return {}
-  const name = `helper_roles_gs_${randomToken(8)
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, '')}`
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL })
-  await admin.connect()
-  await admin.query(`create database ${name}`)
-  await admin.end()
-  pgDatabases.push(name)
-  const url = new URL(PG_ADMIN_URL)
-  url.pathname = `/${name}`
-  return { DATABASE_URL: url.toString(), ...(withRedis ? { REDIS_URL: REDIS_TEST_URL } : {}) }
+  const database = await createPostgresDatabase('helper_roles_gs')
+  pgDatabases.push(database)
+  return { DATABASE_URL: database.url, ...(withRedis ? { REDIS_URL: REDIS_TEST_URL } : {}) }
 }
 
+/** The server process on a port of its choosing, once it answers; its data directory is ours. */
 async function startServer(env: Record<string, string>) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'helper-roles-gs-'))
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'apps/server/src/server.ts'],
-    {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        SEED: 'none',
-        LOG_FORMAT: 'json',
-        NUMISMA_ADMIN_PASSWORD: ADMIN_PASSWORD,
-        SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  )
-  let output = ''
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()))
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()))
-  const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => resolve(code)),
-  )
-  const deadline = Date.now() + 30_000
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited while starting:\n${output}`)
-    const up = /Numisma is up: http:\/\/localhost:(\d+)/.exec(output)
-    if (up) return { child, port: Number(up[1]), exited, output: () => output, dataDir }
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`)
-    await sleep(100)
+  const instance = new ServerProcess({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    SEED: 'none',
+    LOG_FORMAT: 'json',
+    NUMISMA_ADMIN_PASSWORD: ADMIN_PASSWORD,
+    SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+    ...env,
+  })
+  try {
+    await instance.start()
+  } catch (error) {
+    fs.rmSync(dataDir, { recursive: true, force: true })
+    throw error
   }
+  return { instance, port: Number(new URL(instance.baseUrl).port), dataDir }
 }
 
 /** Whether a new TCP connection to the port is refused. */
@@ -133,7 +100,7 @@ describe.each(databases.map((d) => d.name))('SIGTERM on %s', (kind) => {
       await sleep(300)
 
       const signalled = Date.now()
-      server.child.kill('SIGTERM')
+      const exited = server.instance.stop('SIGTERM')
 
       const closed = await wsClosed
       expect(closed.code).toBe(PUSH_CLOSE_RESTART)
@@ -147,7 +114,7 @@ describe.each(databases.map((d) => d.name))('SIGTERM on %s', (kind) => {
         if (Date.now() > deadline) throw new Error('new connections still accepted')
         await sleep(20)
       }
-      expect(server.child.exitCode).toBe(null)
+      expect(server.instance.running).toBe(true)
 
       // The request in flight completes, its answer saying the connection closes: a proxy's
       // keep-alive pool must not send its next request down it (reset unanswered: a 502). A
@@ -165,11 +132,11 @@ describe.each(databases.map((d) => d.name))('SIGTERM on %s', (kind) => {
       // What the proxy does next, on a new connection, is refused, not reset mid-request.
       expect(await refused(port)).toBe(true)
 
-      expect(await server.exited).toBe(0)
+      expect(await exited).toBe(0)
       expect(Date.now() - signalled).toBeLessThan(SHUTDOWN_TIMEOUT_MS)
-      expect(server.output()).toMatch(/"msg":"shut down"/)
+      expect(server.instance.log).toMatch(/"msg":"shut down"/)
     } finally {
-      server.child.kill('SIGKILL')
+      await server.instance.stop('SIGKILL')
       fs.rmSync(server.dataDir, { recursive: true, force: true })
     }
   }, 60_000)
@@ -190,14 +157,13 @@ describe.each(databases.map((d) => d.name))('SIGTERM on %s', (kind) => {
       )
       await sleep(300)
       const signalled = Date.now()
-      server.child.kill('SIGTERM')
-      expect(await server.exited).toBe(0)
+      expect(await server.instance.stop('SIGTERM')).toBe(0)
       await stuckEnded
       const took = Date.now() - signalled
       expect(took).toBeGreaterThanOrEqual(700)
       expect(took).toBeLessThan(5000)
     } finally {
-      server.child.kill('SIGKILL')
+      await server.instance.stop('SIGKILL')
       fs.rmSync(server.dataDir, { recursive: true, force: true })
     }
   }, 60_000)

@@ -16,13 +16,12 @@ import { randomToken, sha256Hex } from '../src/platform/crypto'
 import { type Database, openDatabase } from '../src/platform/db'
 import { loadPublicApps } from '../src/platform/public-apps'
 import { SettingsRepository } from '../src/platform/settings-repository'
-import { testDatabases } from './helpers/databases'
+import { createPostgresDatabase, type PostgresDatabase, testDatabases } from './helpers/databases'
+import { readLotRecord } from './helpers/lot-record'
 import { openPush, type PushInbox } from './helpers/push-client'
 import { REDIS_TEST_URL, redisAvailable } from './helpers/redis'
 import {
   type Answer,
-  createPostgresDatabase,
-  type PostgresDatabase,
   type SessionCredentials,
   sendSigned,
   ServerProcess,
@@ -341,23 +340,7 @@ async function expectLotIs(
   lotId: number,
   expected: { state: LotState; changes: PriceChange[] },
 ) {
-  const db = database.db
-  const lot = await db
-    .selectFrom('lots')
-    .select(['price', 'leader_id', 'bid_count'])
-    .where('id', '=', lotId)
-    .executeTakeFirstOrThrow()
-  const bids = await db
-    .selectFrom('bids')
-    .select(['user_id', 'amount', 'auto'])
-    .where('lot_id', '=', lotId)
-    .orderBy('id')
-    .execute()
-  const proxies = await db
-    .selectFrom('proxies')
-    .select(['user_id', 'max_amount', 'active'])
-    .where('lot_id', '=', lotId)
-    .execute()
+  const { lot, bids, proxies } = await readLotRecord(database, lotId)
   const { state, changes } = expected
   expect(lot, `lot ${lotId}`).toEqual({
     price: state.price,

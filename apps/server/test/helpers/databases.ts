@@ -44,27 +44,48 @@ const sqlite: TestDatabase = {
   },
 }
 
+export interface PostgresDatabase {
+  name: string
+  url: string
+  drop(): Promise<void>
+}
+
+/**
+ * A fresh, empty PostgreSQL database named `<prefix>_<random>`, that outlives any connection to it
+ * (the server processes migrate it, or whoever opens it first).
+ */
+export async function createPostgresDatabase(prefix: string): Promise<PostgresDatabase> {
+  const name = `${prefix}_${randomToken(8)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '')}`
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL })
+  await admin.connect()
+  await admin.query(`create database ${name}`)
+  await admin.end()
+  const url = new URL(PG_ADMIN_URL)
+  url.pathname = `/${name}`
+  return {
+    name,
+    url: url.toString(),
+    drop: async () => {
+      const cleanup = new pg.Client({ connectionString: PG_ADMIN_URL })
+      await cleanup.connect()
+      await cleanup.query(`drop database if exists ${name} with (force)`)
+      await cleanup.end()
+    },
+  }
+}
+
 const postgres: TestDatabase = {
   name: 'postgres',
   async open() {
-    const name = `numisma_t_${randomToken(8)
-      .toLowerCase()
-      .replace(/[^a-z0-9]/g, '')}`
-    const admin = new pg.Client({ connectionString: PG_ADMIN_URL })
-    await admin.connect()
-    await admin.query(`create database ${name}`)
-    await admin.end()
-    const url = new URL(PG_ADMIN_URL)
-    url.pathname = `/${name}`
-    const database = await openDatabase({ url: url.toString(), poolSize: 12 })
+    const created = await createPostgresDatabase('numisma_t')
+    const database = await openDatabase({ url: created.url, poolSize: 12 })
     return {
       ...database,
       close: async () => {
         await database.close()
-        const cleanup = new pg.Client({ connectionString: PG_ADMIN_URL })
-        await cleanup.connect()
-        await cleanup.query(`drop database if exists ${name} with (force)`)
-        await cleanup.end()
+        await created.drop()
       },
     }
   },
@@ -97,23 +118,10 @@ export async function persistentDatabase(kind: TestDatabase): Promise<Persistent
       dispose: () => Promise.resolve(fs.rmSync(dir, { recursive: true, force: true })),
     }
   }
-  const name = `numisma_t_${randomToken(8)
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, '')}`
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL })
-  await admin.connect()
-  await admin.query(`create database ${name}`)
-  await admin.end()
-  const url = new URL(PG_ADMIN_URL)
-  url.pathname = `/${name}`
+  const created = await createPostgresDatabase('numisma_t')
   return {
     name: 'postgres',
-    open: () => openDatabase({ url: url.toString(), poolSize: 4 }),
-    dispose: async () => {
-      const cleanup = new pg.Client({ connectionString: PG_ADMIN_URL })
-      await cleanup.connect()
-      await cleanup.query(`drop database if exists ${name} with (force)`)
-      await cleanup.end()
-    },
+    open: () => openDatabase({ url: created.url, poolSize: 4 }),
+    dispose: () => created.drop(),
   }
 }

@@ -2,14 +2,12 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import path from 'node:path'
 import { COOKIE } from '@numisma/contracts/cookies'
 import { HEADER, osInfoHeader, signedHeaders } from '@numisma/contracts/signing'
-import pg from 'pg'
-import { randomToken } from '../../src/platform/crypto'
-import { PG_ADMIN_URL } from './databases'
 
 /**
  * The real server process (`node --import tsx apps/server/src/server.ts`, as `npm start` runs it)
  * and signed HTTP calls to it, for the suites that need processes rather than app.inject: the
- * crash suite (SIGKILL and restart) and the multi-process suite (two instances on one database).
+ * crash suite (SIGKILL and restart), the multi-process suite (two instances on one database) and
+ * the graceful-shutdown suite (SIGTERM).
  */
 export const ROOT = path.resolve(import.meta.dirname, '../../../..')
 
@@ -70,13 +68,18 @@ export class ServerProcess {
     throw new Error(`server did not become healthy:\n${this.output}`)
   }
 
-  /** Ends the process (SIGKILL: no shutdown hook runs) and waits until it is gone. */
-  async stop(signal: NodeJS.Signals): Promise<void> {
+  /**
+   * Sends `signal` (SIGKILL: no shutdown hook runs) and waits until the process is gone; resolves
+   * with its exit code (null when a signal ended it), or at once when it is not running.
+   */
+  async stop(signal: NodeJS.Signals): Promise<number | null> {
     const child = this.child
-    if (!child || child.exitCode !== null || child.signalCode !== null) return
-    const exited = new Promise((resolve) => child.once('exit', resolve))
+    if (!child || child.exitCode !== null || child.signalCode !== null) {
+      return child?.exitCode ?? null
+    }
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
     child.kill(signal)
-    await exited
+    return exited
   }
 
   /** Error-level (and worse) lines logged by every process started so far. */
@@ -87,38 +90,6 @@ export class ServerProcess {
   /** What the current (or last) process wrote, for a failure message. */
   get log(): string {
     return this.output
-  }
-}
-
-export interface PostgresDatabase {
-  name: string
-  url: string
-  drop(): Promise<void>
-}
-
-/**
- * A fresh, empty PostgreSQL database, as helpers/databases.ts makes them, that outlives any
- * connection to it (the server processes migrate it, or whoever opens it first).
- */
-export async function createPostgresDatabase(prefix: string): Promise<PostgresDatabase> {
-  const name = `${prefix}_${randomToken(8)
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, '')}`
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL })
-  await admin.connect()
-  await admin.query(`create database ${name}`)
-  await admin.end()
-  const url = new URL(PG_ADMIN_URL)
-  url.pathname = `/${name}`
-  return {
-    name,
-    url: url.toString(),
-    drop: async () => {
-      const cleanup = new pg.Client({ connectionString: PG_ADMIN_URL })
-      await cleanup.connect()
-      await cleanup.query(`drop database if exists ${name} with (force)`)
-      await cleanup.end()
-    },
   }
 }
 
