@@ -74,7 +74,17 @@ export function toggleMallWatchMutationOptions(queryClient: QueryClient) {
   })
 }
 
-/** The heart changes only once the server said 2xx (spec §4). */
-export function useToggleMallWatch() {
-  return useMutation(toggleMallWatchMutationOptions(useQueryClient()))
+/**
+ * The heart changes only once the server said 2xx (spec §4). `onDone` (the toast) runs from the
+ * mutation itself, after the cache work: see useToggleWatch for why not from `mutate()`.
+ */
+export function useToggleMallWatch(onDone?: (result: MallWatchState) => void) {
+  const options = toggleMallWatchMutationOptions(useQueryClient())
+  return useMutation({
+    ...options,
+    onSuccess: async (...args: Parameters<NonNullable<typeof options.onSuccess>>) => {
+      await options.onSuccess?.(...args)
+      onDone?.(args[0])
+    },
+  })
 }

@@ -15,14 +15,12 @@ export function WatchButton({ lotId }: { lotId: number }) {
   const location = useLocation()
   const signedIn = readSession() !== null
   const state = useWatchState(lotId, signedIn)
-  const toggle = useToggleWatch()
+  const toggle = useToggleWatch((r) =>
+    showSuccess(r.watching ? t('bid.watched') : t('bid.unwatched'), 1200),
+  )
   const watching = state.data === true
 
-  const setWatch = (watch: boolean) =>
-    toggle.mutate(
-      { lotId, watch },
-      { onSuccess: (r) => showSuccess(r.watching ? t('bid.watched') : t('bid.unwatched'), 1200) },
-    )
+  const setWatch = (watch: boolean) => toggle.mutate({ lotId, watch })
 
   // Back from the sign-in a guest's tap started: watch once, unless the lot already is.
   useSignInIntent('watch', signedIn && state.isSuccess, () => {

@@ -4,6 +4,7 @@ import {
   useQueryClient,
   type QueryClient,
 } from '@tanstack/react-query'
+import type { WatchState } from '@numisma/contracts/bidding'
 import { USER_STATISTICS_KEY } from '../../../lib/orders/query-keys'
 import { getWatchStateQueryOptions } from '../api/get-watch-state'
 import { getWatchedLotsQueryOptions } from '../api/get-watched-lots'
@@ -27,7 +28,19 @@ export function toggleWatchMutationOptions(queryClient: QueryClient) {
   })
 }
 
-/** Watch or unwatch a lot; the heart changes only once the server said 2xx (spec §4). */
-export function useToggleWatch() {
-  return useMutation(toggleWatchMutationOptions(useQueryClient()))
+/**
+ * Watch or unwatch a lot; the heart changes only once the server said 2xx (spec §4). `onDone`
+ * (the toast) runs after the cache work, from the mutation itself: callbacks given to `mutate()`
+ * are dropped when the button unmounts before the answer, as the one that watches on return from
+ * sign-in does (its page is replaced by the same page without the intent in its URL).
+ */
+export function useToggleWatch(onDone?: (result: WatchState) => void) {
+  const options = toggleWatchMutationOptions(useQueryClient())
+  return useMutation({
+    ...options,
+    onSuccess: async (...args: Parameters<NonNullable<typeof options.onSuccess>>) => {
+      await options.onSuccess?.(...args)
+      onDone?.(args[0])
+    },
+  })
 }

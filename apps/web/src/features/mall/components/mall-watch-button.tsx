@@ -16,17 +16,13 @@ import styles from './mall-watch-button.module.css'
 export function MallWatchButton({ item }: { item: MallItemDetail }) {
   const { t } = useTranslation()
   const location = useLocation()
-  const toggle = useToggleMallWatch()
+  const toggle = useToggleMallWatch((r) =>
+    showSuccess(r.watched ? t('buy.watched') : t('buy.unwatched'), 1200),
+  )
   const watching = item.watched
   const signedIn = readSession() !== null
 
-  const setWatch = (watch: boolean) =>
-    toggle.mutate(
-      { productNo: item.productNo, watch },
-      {
-        onSuccess: (r) => showSuccess(r.watched ? t('buy.watched') : t('buy.unwatched'), 1200),
-      },
-    )
+  const setWatch = (watch: boolean) => toggle.mutate({ productNo: item.productNo, watch })
 
   // Back from the sign-in a guest's tap started (the item is loaded: it is a prop): watch once,
   // unless the item already is.
