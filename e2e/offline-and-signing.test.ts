@@ -31,10 +31,6 @@ describe('offline (spec §5)', () => {
     await prefetched
     await page.waitForLoadState('networkidle')
 
-    const apiCalls: string[] = []
-    page.on('request', (r) => {
-      if (r.url().includes('/svc/')) apiCalls.push(r.url())
-    })
     const alerts: string[] = []
     page.on('dialog', (dialog) => {
       alerts.push(dialog.message())
@@ -43,6 +39,12 @@ describe('offline (spec §5)', () => {
     })
 
     await context.setOffline(true)
+    // Counted from the moment the page is offline: the home page is live (pushes, countdowns)
+    // and may ask for a list the instant before; spec §5 forbids calls made while offline.
+    const apiCalls: string[] = []
+    page.on('request', (r) => {
+      if (r.url().includes('/svc/')) apiCalls.push(r.url())
+    })
     await page.getByText('我的', { exact: true }).last().click() // tab bar → user centre
     await expect.poll(() => alerts.length).toBeGreaterThan(0)
     expect(alerts[0]).toBe('网络连接似乎已断开')
