@@ -442,6 +442,52 @@ describe('the first screen inlined by the server (issue 13)', () => {
     expect(first).toHaveProperty(['/svc/main/auction/7/@attention'])
   })
 
+  it('gives a query its initial data synchronously, checked by the schema, once', async () => {
+    const first: Record<string, unknown> = {
+      '/svc/main/auction/7/@attention': { data: { lotId: 7, watching: true } },
+    }
+    const { client, deps } = withFirst(first)
+    const call = {
+      path: '/auction/7/@attention',
+      defaultError: 'GET_ITEM_INFO_FAILED',
+      schema: WatchStateSchema,
+    } as const
+    expect(client.firstScreen(call)).toEqual({ lotId: 7, watching: true })
+    expect(first).toEqual({})
+    expect(client.firstScreen(call)).toBeUndefined()
+    vi.mocked(deps.fetch).mockResolvedValueOnce(json(200, { data: { lotId: 7, watching: false } }))
+    await expect(client.request(call)).resolves.toEqual({ lotId: 7, watching: false })
+    expect(deps.fetch).toHaveBeenCalledTimes(1)
+  })
+
+  it('gives no initial data for a body its schema refuses, and the query then fetches quietly', async () => {
+    const { client, deps } = withFirst({ '/svc/main/auction/7/@attention': { data: { nope: 1 } } })
+    const call = {
+      path: '/auction/7/@attention',
+      defaultError: 'GET_ITEM_INFO_FAILED',
+      schema: WatchStateSchema,
+    } as const
+    expect(client.firstScreen(call)).toBeUndefined()
+    expect(deps.toast).not.toHaveBeenCalled()
+    vi.mocked(deps.fetch).mockResolvedValueOnce(json(200, { data: { lotId: 7, watching: false } }))
+    await expect(client.request(call)).resolves.toEqual({ lotId: 7, watching: false })
+    expect(deps.fetch).toHaveBeenCalledTimes(1)
+  })
+
+  it('gives no initial data for a POST, another query or after the first 30 s', () => {
+    let now = 1_700_000_000_000
+    const first: Record<string, unknown> = { [BANNERS]: { data: ['inlined'] } }
+    const { client } = withFirst(first, { now: () => now })
+    const banners = { path: '/mall/advertis/0', defaultError: 'GET_LIST_FAILED' } as const
+    expect(client.firstScreen({ ...banners, method: 'POST' })).toBeUndefined()
+    expect(client.firstScreen({ ...banners, query: { page: 1 } })).toBeUndefined()
+    expect(client.firstScreen({ ...banners, service: 'search' })).toBeUndefined()
+    expect(first).toHaveProperty([BANNERS])
+    now += FIRST_SCREEN_WINDOW_MS + 1
+    expect(client.firstScreen(banners)).toBeUndefined()
+    expect(first).toEqual({})
+  })
+
   it('ignores an entry that is no success envelope and asks the network', async () => {
     const { client, deps } = withFirst({ [BANNERS]: { code: 'X' } })
     await expect(

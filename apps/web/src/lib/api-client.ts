@@ -98,6 +98,13 @@ export interface ApiClient {
   request<T = unknown>(options: RequestOptions<T>): Promise<T>
   /** A paged list (DESIGN §2); `schema` checks the whole envelope, e.g. contracts' `pageSchema`. */
   requestPage<T = unknown>(options: RequestOptions<Page<T>>): Promise<Page<T>>
+  /**
+   * The answer the server inlined into the page for this GET (issue 13), checked by the call's
+   * schema like a fetched one, and taken once. For a query's `initialData`: the page's first
+   * render shows it, where a query function would answer only after that render, in a second,
+   * blocking one. Undefined when there is none or it does not pass (the query then fetches).
+   */
+  firstScreen<T = unknown>(options: RequestOptions<T>): T | undefined
 }
 
 export function createApiClient(deps: ApiClientDeps): ApiClient {
@@ -234,6 +241,17 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   }
 
   return {
+    firstScreen<T>(options: RequestOptions<T>): T | undefined {
+      if ((options.method ?? 'GET') !== 'GET') return undefined
+      const base = deps.config().services[options.service ?? 'main']
+      const body = takeFirstScreen('GET', buildUrl(base, options.path, options.query))
+      if (!body) return undefined
+      try {
+        return options.schema ? options.schema.parse(body.data) : (body.data as T)
+      } catch {
+        return undefined
+      }
+    },
     async request<T>(options: RequestOptions<T>): Promise<T> {
       const body = await send(options)
       return parse(options, body.data)
@@ -294,4 +312,13 @@ export function request<T = unknown>(options: RequestOptions<T>): Promise<T> {
 
 export function requestPage<T = unknown>(options: RequestOptions<Page<T>>): Promise<Page<T>> {
   return client().requestPage(options)
+}
+
+/**
+ * A landing page's query `initialData` (issue 13): the answer the server inlined for the same call
+ * that the query function makes, so the first render already shows it.
+ */
+export function firstScreenData<T>(options: RequestOptions<T>): () => T | undefined {
+  // Outside a page (unit tests of query options) nothing was inlined: no browser client for it.
+  return () => (typeof document === 'undefined' ? undefined : client().firstScreen(options))
 }

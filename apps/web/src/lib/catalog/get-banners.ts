@@ -1,24 +1,29 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { BannerSchema, type Banner } from '@numisma/contracts/catalog'
-import { request } from '../api-client'
+import { firstScreenData, request, type RequestOptions } from '../api-client'
 import { listOf } from '../list-of'
 
 /** Spec §7: position 0 holds the home banners, 1 the category page's. */
 export type BannerPosition = 0 | 1
 
 /** GET /mall/advertis/{position}. */
-export function getBanners(position: BannerPosition): Promise<Banner[]> {
-  return request({
+function bannersCall(position: BannerPosition): RequestOptions<Banner[]> {
+  return {
     path: `/mall/advertis/${position}`,
     defaultError: 'GET_BANNER_FAILED',
     schema: listOf(BannerSchema),
-  })
+  }
+}
+
+export function getBanners(position: BannerPosition): Promise<Banner[]> {
+  return request(bannersCall(position))
 }
 
 export function getBannersQueryOptions(position: BannerPosition) {
   return queryOptions({
     queryKey: ['catalog', 'banners', position],
     queryFn: () => getBanners(position),
+    initialData: firstScreenData(bannersCall(position)),
   })
 }
 

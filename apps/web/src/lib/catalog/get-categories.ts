@@ -1,21 +1,26 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { CategorySchema, type Category } from '@numisma/contracts/catalog'
-import { request } from '../api-client'
+import { firstScreenData, request, type RequestOptions } from '../api-client'
 import { listOf } from '../list-of'
 
 /** GET /meta/@category: the auction categories. */
-export function getCategories(): Promise<Category[]> {
-  return request({
+function categoriesCall(): RequestOptions<Category[]> {
+  return {
     path: '/meta/@category',
     defaultError: 'GET_CATEGORY_FAILED',
     schema: listOf(CategorySchema),
-  })
+  }
+}
+
+export function getCategories(): Promise<Category[]> {
+  return request(categoriesCall())
 }
 
 export function getCategoriesQueryOptions() {
   return queryOptions({
     queryKey: ['catalog', 'categories'],
     queryFn: getCategories,
+    initialData: firstScreenData(categoriesCall()),
     staleTime: 10 * 60_000,
   })
 }

@@ -15,7 +15,7 @@ import {
   type ReceivedCoupon,
   type UsableCoupon,
 } from '@numisma/contracts/mall'
-import { isNotFound, neverSent, request } from '../api-client'
+import { firstScreenData, isNotFound, neverSent, request, type RequestOptions } from '../api-client'
 import { listOf } from '../list-of'
 import { COUPONS_KEY } from '../orders/query-keys'
 
@@ -23,19 +23,24 @@ import { COUPONS_KEY } from '../orders/query-keys'
  * GET /mallproduct/getMallCoupons/{productNo}: the coupons a buyer may receive on an item page.
  * A 404 (no such item) is not toasted: the item page says so itself.
  */
-export function getMallCoupons(productNo: string): Promise<MallCoupon[]> {
-  return request({
+function mallCouponsCall(productNo: string): RequestOptions<MallCoupon[]> {
+  return {
     path: `/mallproduct/getMallCoupons/${encodeURIComponent(productNo)}`,
     defaultError: 'GET_LIST_FAILED',
     schema: listOf(MallCouponSchema),
     silent: isNotFound,
-  })
+  }
+}
+
+export function getMallCoupons(productNo: string): Promise<MallCoupon[]> {
+  return request(mallCouponsCall(productNo))
 }
 
 export function getMallCouponsQueryOptions(productNo: string) {
   return queryOptions({
     queryKey: [...COUPONS_KEY, 'mall', productNo],
     queryFn: () => getMallCoupons(productNo),
+    initialData: firstScreenData(mallCouponsCall(productNo)),
   })
 }
 

@@ -1,24 +1,29 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { MallItemDetailSchema, type MallItemDetail } from '@numisma/contracts/catalog'
-import { isNotFound, request } from '../api-client'
+import { firstScreenData, isNotFound, request, type RequestOptions } from '../api-client'
 
 /**
  * GET /mallproduct/getMallByProductNo/{productNo}: one mall item. A 404 is not toasted: the pages
  * say the item does not exist (isNotFound) rather than "load failed"; other failures are.
  */
-export function getMallItem(productNo: string): Promise<MallItemDetail> {
-  return request({
+function mallItemCall(productNo: string): RequestOptions<MallItemDetail> {
+  return {
     path: `/mallproduct/getMallByProductNo/${encodeURIComponent(productNo)}`,
     defaultError: 'GET_ITEM_INFO_FAILED',
     schema: MallItemDetailSchema,
     silent: isNotFound,
-  })
+  }
+}
+
+export function getMallItem(productNo: string): Promise<MallItemDetail> {
+  return request(mallItemCall(productNo))
 }
 
 export function getMallItemQueryOptions(productNo: string) {
   return queryOptions({
     queryKey: ['mall', 'item', productNo],
     queryFn: () => getMallItem(productNo),
+    initialData: firstScreenData(mallItemCall(productNo)),
   })
 }
 

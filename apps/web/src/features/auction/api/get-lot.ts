@@ -1,14 +1,18 @@
 import { queryOptions, replaceEqualDeep, useQuery } from '@tanstack/react-query'
 import { LotDetailSchema, type LotDetail } from '@numisma/contracts/catalog'
-import { request } from '../../../lib/api-client'
+import { firstScreenData, request, type RequestOptions } from '../../../lib/api-client'
 
 /** GET /auction/{id}: one lot with its live state. */
-export function getLot(id: number): Promise<LotDetail> {
-  return request({
+function lotCall(id: number): RequestOptions<LotDetail> {
+  return {
     path: `/auction/${id}`,
     defaultError: 'GET_ITEM_INFO_FAILED',
     schema: LotDetailSchema,
-  })
+  }
+}
+
+export function getLot(id: number): Promise<LotDetail> {
+  return request(lotCall(id))
 }
 
 /**
@@ -32,6 +36,7 @@ export function getLotQueryOptions(id: number) {
   return queryOptions({
     queryKey: ['auction', id],
     queryFn: () => getLot(id),
+    initialData: firstScreenData(lotCall(id)),
     // The price moves while the page is open; pushes and their refetches keep it current.
     staleTime: 5_000,
     // Applies to refetches and to setQueryData alike.

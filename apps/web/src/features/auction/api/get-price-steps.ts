@@ -1,21 +1,26 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { PriceStepSchema, type PriceStepRow } from '@numisma/contracts/bidding'
-import { request } from '../../../lib/api-client'
+import { firstScreenData, request, type RequestOptions } from '../../../lib/api-client'
 import { listOf } from '../../../lib/list-of'
 
 /** GET /bidding/price-step: the increment table, in fen. */
-export function getPriceSteps(): Promise<PriceStepRow[]> {
-  return request({
+function priceStepsCall(): RequestOptions<PriceStepRow[]> {
+  return {
     path: '/bidding/price-step',
     defaultError: 'GET_LIST_FAILED',
     schema: listOf(PriceStepSchema),
-  })
+  }
+}
+
+export function getPriceSteps(): Promise<PriceStepRow[]> {
+  return request(priceStepsCall())
 }
 
 export function getPriceStepsQueryOptions() {
   return queryOptions({
     queryKey: ['bidding', 'price-step'],
     queryFn: getPriceSteps,
+    initialData: firstScreenData(priceStepsCall()),
     staleTime: 10 * 60_000,
   })
 }

@@ -1,18 +1,26 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { SpecialDetailSchema, type SpecialDetail } from '@numisma/contracts/catalog'
-import { request } from '../../../lib/api-client'
+import { firstScreenData, request, type RequestOptions } from '../../../lib/api-client'
 
 /** GET /special/{id}: a special with its lots in lot order. */
-export function getSpecial(id: number): Promise<SpecialDetail> {
-  return request({
+function specialCall(id: number): RequestOptions<SpecialDetail> {
+  return {
     path: `/special/${id}`,
     defaultError: 'GET_SPECIAL_FAILED',
     schema: SpecialDetailSchema,
-  })
+  }
+}
+
+export function getSpecial(id: number): Promise<SpecialDetail> {
+  return request(specialCall(id))
 }
 
 export function getSpecialQueryOptions(id: number) {
-  return queryOptions({ queryKey: ['special', id], queryFn: () => getSpecial(id) })
+  return queryOptions({
+    queryKey: ['special', id],
+    queryFn: () => getSpecial(id),
+    initialData: firstScreenData(specialCall(id)),
+  })
 }
 
 export function useSpecial(id: number | undefined) {

@@ -1,19 +1,27 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { SpecialSummarySchema, type SpecialSummary } from '@numisma/contracts/catalog'
-import { request } from '../../../lib/api-client'
+import { firstScreenData, request, type RequestOptions } from '../../../lib/api-client'
 import { listOf } from '../../../lib/list-of'
 
 /** GET /special/V1: live and upcoming specials. */
-export function getSpecialList(): Promise<SpecialSummary[]> {
-  return request({
+function specialListCall(): RequestOptions<SpecialSummary[]> {
+  return {
     path: '/special/V1',
     defaultError: 'GET_SPECIAL_LIST_FAILED',
     schema: listOf(SpecialSummarySchema),
-  })
+  }
+}
+
+export function getSpecialList(): Promise<SpecialSummary[]> {
+  return request(specialListCall())
 }
 
 export function getSpecialListQueryOptions() {
-  return queryOptions({ queryKey: ['special', 'list'], queryFn: getSpecialList })
+  return queryOptions({
+    queryKey: ['special', 'list'],
+    queryFn: getSpecialList,
+    initialData: firstScreenData(specialListCall()),
+  })
 }
 
 export function useSpecialList() {
