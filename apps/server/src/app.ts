@@ -184,6 +184,7 @@ import { type SigningDeps, signedRequestHook } from './platform/request-signing'
 import { SettingsRepository } from './platform/settings-repository'
 import { transactor } from './platform/transactions'
 import { serveWebApp } from './platform/web-app'
+import { startSocketHeartbeat } from './platform/socket-heartbeat'
 import { rateLimitPrefixFor, sharedRateLimitStore } from './platform/rate-limit-store'
 import { databaseProbe, Readiness, type ReadinessProbe, readyRoutes } from './platform/readiness'
 import { ROLES, type Role } from './platform/roles'
@@ -787,6 +788,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     payPasswords: { isSet: async (userId) => (await accounts.find(userId)) !== undefined },
   })
   const pushLimits = { ...DEFAULT_PUSH_LIMITS, ...options.push?.limits }
+  // Half-open sockets (a phone gone from the network) are found and cut, on every socket route.
+  const stopHeartbeat = startSocketHeartbeat(app.websocketServer, pushLimits.pingIntervalMs)
+  app.addHook('onClose', async () => stopHeartbeat())
   if (roles.has('push')) {
     await app.register(pushRoutes, {
       prefix: '/svc/push',

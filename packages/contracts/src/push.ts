@@ -15,6 +15,18 @@ export const PushSubscribeSchema = z.object({
 })
 export type PushSubscribe = z.infer<typeof PushSubscribeSchema>
 
+/**
+ * The client asks whether its socket still reaches the server, after a quiet spell; the server
+ * answers `pong`. A half-open socket (a phone that changed networks) hears nothing back, and the
+ * client opens a new one (apps/web lib/reconnecting-socket.ts `Heartbeat`).
+ */
+export const PushPingSchema = z.object({ type: z.literal('ping') })
+export const PushPongSchema = z.object({ type: z.literal('pong') })
+
+/** What the client quietly waits before a ping, and how long for any answer after it. */
+export const PUSH_QUIET_MS = 25_000
+export const PUSH_ANSWER_MS = 10_000
+
 export const PushLotSchema = z.object({
   type: z.literal('lot'),
   lotId: z.number().int(),
@@ -98,5 +110,6 @@ export const PushServerMessageSchema = z.discriminatedUnion('type', [
   PushChatSchema,
   PushHelloSchema,
   PushErrorSchema,
+  PushPongSchema,
 ])
 export type PushServerMessage = z.infer<typeof PushServerMessageSchema>

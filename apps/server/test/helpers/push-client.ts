@@ -24,11 +24,17 @@ export interface PushInbox {
  */
 export function openPush(
   base: string,
-  options: { headers?: Record<string, string>; origin?: string } = {},
+  options: {
+    headers?: Record<string, string>
+    origin?: string
+    /** false: never answer the server's pings, like a peer gone without closing. */
+    autoPong?: boolean
+  } = {},
 ): Promise<PushInbox> {
   const socket = new WebSocket(`${base.replace(/^http/, 'ws')}/svc/push/ws`, {
     headers: options.headers,
     ...(options.origin === undefined ? {} : { origin: options.origin }),
+    ...(options.autoPong === undefined ? {} : { autoPong: options.autoPong }),
   })
   const inbox: PushInbox = {
     socket,

@@ -1,4 +1,10 @@
-import type { PushChat, PushLot, PushOutbid, PushReminder } from '@numisma/contracts/push'
+import {
+  PUSH_QUIET_MS,
+  type PushChat,
+  type PushLot,
+  type PushOutbid,
+  type PushReminder,
+} from '@numisma/contracts/push'
 import { describe, expect, it } from 'vitest'
 import {
   createPushManager,
@@ -38,7 +44,7 @@ class FakeSocket implements PushSocket {
   }
 }
 
-function setup(options: { visible?: () => boolean } = {}) {
+function setup(options: { visible?: () => boolean; now?: () => number } = {}) {
   const sockets: FakeSocket[] = []
   const timers: { fn: () => void; ms: number; cleared: boolean }[] = []
   const queue: (() => void)[] = []
@@ -59,6 +65,7 @@ function setup(options: { visible?: () => boolean } = {}) {
     },
     defer: (fn) => queue.push(fn),
     isVisible: options.visible,
+    now: options.now,
   })
   const flush = () => {
     while (queue.length > 0) queue.shift()!()
@@ -216,7 +223,24 @@ describe('push manager', () => {
     release()
     flush()
     sockets[0]!.drop()
-    expect(timers).toHaveLength(0)
+    expect(timers.filter((t) => !t.cleared)).toHaveLength(0)
+  })
+
+  it('asks the server with a ping after a quiet spell; the pong reaches no listener', () => {
+    let now = 0
+    const { manager, sockets, timers, flush } = setup({ now: () => now })
+    const seen: unknown[] = []
+    manager.watchLots([5], (message) => seen.push(message))
+    manager.onOutbid((message) => seen.push(message))
+    flush()
+    sockets[0]!.accept()
+    const quiet = timers.find((t) => !t.cleared && t.ms === PUSH_QUIET_MS)!
+    now = PUSH_QUIET_MS
+    quiet.fn()
+    expect(sockets[0]!.sent.at(-1)).toEqual({ type: 'ping' })
+    sockets[0]!.push({ type: 'pong' })
+    expect(seen).toEqual([])
+    expect(sockets[0]!.closed).toBe(false)
   })
 
   it('lets the socket go while the page is hidden and comes back when shown', () => {

@@ -1,4 +1,6 @@
 import {
+  PUSH_ANSWER_MS,
+  PUSH_QUIET_MS,
   PushServerMessageSchema,
   type PushChat,
   type PushLot,
@@ -30,6 +32,8 @@ export interface PushManagerDeps {
   defer?: (fn: () => void) => void
   /** Whether the page is on screen; a hidden page lets its socket go (optional). */
   isVisible?: () => boolean
+  /** The heartbeat's clock (Date.now by default). */
+  now?: () => number
 }
 
 export interface PushManager {
@@ -83,6 +87,12 @@ export function createPushManager(deps: PushManagerDeps): PushManager {
     onOpen: () => sendSubscribe(true),
     onMessage: (data) => dispatch(data),
     onClose: () => (lastSent = null),
+    now: deps.now,
+    heartbeat: {
+      message: JSON.stringify({ type: 'ping' }),
+      quietMs: PUSH_QUIET_MS,
+      answerMs: PUSH_ANSWER_MS,
+    },
   })
 
   function sendSubscribe(force: boolean): void {
@@ -134,9 +144,11 @@ export function createPushManager(deps: PushManagerDeps): PushManager {
       case 'chat':
         for (const listener of [...chatListeners]) listener(message)
         return
-      // The greeting and refusals (a rate limit, too many lots) need nothing from the page.
+      // The greeting, refusals (a rate limit, too many lots) and the heartbeat's answer need
+      // nothing from the page.
       case 'hello':
       case 'error':
+      case 'pong':
         return
     }
   }

@@ -122,4 +122,105 @@ describe('a reconnecting socket', () => {
     close(sockets[5]!, { code: PUSH_CLOSE_RESTART, reason: '{"retryAfterMs":3600000}' })
     expect(timers[5]!.ms).toBe(RESTART_RETRY_MAX_MS + 0.75 * RESTART_JITTER_MS)
   })
+
+  describe('with a heartbeat', () => {
+    const HEARTBEAT = { message: 'ping', quietMs: 25_000, answerMs: 10_000 }
+
+    function beating() {
+      let now = 0
+      const sockets: FakeSocket[] = []
+      const timers: { fn: () => void; ms: number; due: number; cleared: boolean; ran?: true }[] = []
+      const events: string[] = []
+      const socket = reconnectingSocket({
+        url: () => 'ws://x/y',
+        createSocket: () => {
+          const s = new FakeSocket()
+          sockets.push(s)
+          return s
+        },
+        setTimer: (fn, ms) => {
+          const timer = { fn, ms, due: now + ms, cleared: false }
+          timers.push(timer)
+          return timer
+        },
+        clearTimer: (handle) => ((handle as { cleared: boolean }).cleared = true),
+        wanted: () => true,
+        onOpen: () => events.push('open'),
+        onMessage: (data) => events.push(`message ${String(data)}`),
+        onClose: () => events.push('close'),
+        heartbeat: HEARTBEAT,
+        now: () => now,
+      })
+      /** Moves the clock to the earliest pending timer and runs it. */
+      const next = () => {
+        const timer = timers.filter((t) => !t.cleared && !t.ran).sort((a, b) => a.due - b.due)[0]!
+        timer.ran = true
+        now = timer.due
+        timer.fn()
+        return timer
+      }
+      return { socket, sockets, timers, events, next, at: (ms: number) => (now = ms) }
+    }
+
+    it('asks after a quiet spell and stays when the server answers', () => {
+      const { socket, sockets, next, at } = beating()
+      socket.connect()
+      sockets[0]!.open()
+      expect(next().ms).toBe(25_000)
+      expect(sockets[0]!.sent).toEqual(['ping'])
+      at(30_000)
+      sockets[0]!.onmessage?.({ data: 'pong' })
+      // Answered at 30 s: the next ping goes a quiet spell later, at 55 s.
+      expect(next().due).toBe(35_000)
+      expect(sockets[0]!.sent).toEqual(['ping'])
+      expect(next().due).toBe(55_000)
+      expect(sockets[0]!.sent).toEqual(['ping', 'ping'])
+      expect(socket.isOpen()).toBe(true)
+      expect(sockets[0]!.closed).toBe(false)
+    })
+
+    it('does not ask while messages keep coming', () => {
+      const { socket, sockets, next, at } = beating()
+      socket.connect()
+      sockets[0]!.open()
+      at(20_000)
+      sockets[0]!.onmessage?.({ data: 'lot' })
+      // At 25 s the socket has been quiet for 5 s only: it waits the other 20.
+      expect(next().due).toBe(25_000)
+      expect(sockets[0]!.sent).toEqual([])
+      expect(next().due).toBe(45_000)
+      expect(sockets[0]!.sent).toEqual(['ping'])
+    })
+
+    it('gives a socket that hears nothing up and opens a new one', () => {
+      const { socket, sockets, timers, events, next } = beating()
+      socket.connect()
+      sockets[0]!.open()
+      next()
+      expect(next().ms).toBe(10_000)
+      expect(sockets[0]!.closed).toBe(true)
+      expect(socket.isOpen()).toBe(false)
+      expect(events).toEqual(['open', 'close'])
+      expect(timers.at(-1)!.ms).toBe(reconnectDelay(1))
+      next()
+      expect(sockets).toHaveLength(2)
+      // The old socket's late close changes nothing; the new one is the socket now.
+      sockets[0]!.onclose?.()
+      sockets[1]!.open()
+      expect(events).toEqual(['open', 'close', 'open'])
+      expect(socket.send('subscribe')).toBe(true)
+    })
+
+    it('stops asking once disconnected or closed', () => {
+      const { socket, sockets, timers } = beating()
+      socket.connect()
+      sockets[0]!.open()
+      socket.disconnect()
+      expect(timers.every((t) => t.cleared)).toBe(true)
+      socket.connect()
+      sockets[1]!.open()
+      sockets[1]!.onclose?.()
+      expect(timers.filter((t) => !t.cleared).map((t) => t.ms)).toEqual([reconnectDelay(1)])
+    })
+  })
 })

@@ -45,6 +45,22 @@ export interface ReconnectingSocketDeps {
   onClose?: () => void
   /** 0 ≤ n < 1, for the jitter after a restart (Math.random by default). */
   random?: () => number
+  /** Whether an open socket still reaches the server: asked after a quiet spell (see Heartbeat). */
+  heartbeat?: Heartbeat
+  /** The clock the heartbeat reads (Date.now by default). */
+  now?: () => number
+}
+
+/**
+ * A phone that changes networks can leave its socket half open: nothing arrives, no close comes,
+ * and the page would show a lot's price frozen without a word. After `quietMs` with nothing
+ * received the socket sends `message`, which the server answers; when nothing at all has arrived
+ * `answerMs` later the socket is given up and a new one opened, which subscribes and resumes.
+ */
+export interface Heartbeat {
+  message: string
+  quietMs: number
+  answerMs: number
 }
 
 export interface ReconnectingSocket {
@@ -64,6 +80,9 @@ export function reconnectingSocket(deps: ReconnectingSocketDeps): ReconnectingSo
   let open = false
   let attempt = 0
   let timer: unknown = null
+  let beat: unknown = null
+  let lastHeard = 0
+  const now = deps.now ?? Date.now
 
   function connect(): void {
     if (socket || timer !== null) return
@@ -80,21 +99,65 @@ export function reconnectingSocket(deps: ReconnectingSocketDeps): ReconnectingSo
       if (socket !== current) return
       open = true
       attempt = 0
+      lastHeard = now()
+      startHeartbeat(current)
       deps.onOpen()
     }
     current.onmessage = (event) => {
-      if (socket === current) deps.onMessage(event.data)
+      if (socket !== current) return
+      lastHeard = now()
+      deps.onMessage(event.data)
     }
     current.onerror = () => undefined
     current.onclose = (event) => {
       if (socket !== current) return
       socket = null
       open = false
+      stopHeartbeat()
       deps.onClose?.()
       const restartMs =
         event?.code === PUSH_CLOSE_RESTART ? restartRetryAfterMs(event.reason ?? '') : undefined
       if (deps.wanted()) scheduleReconnect(restartMs)
     }
+  }
+
+  /** Checks after each quiet spell of `quietMs` that the open socket still hears the server. */
+  function startHeartbeat(current: WebSocketLike): void {
+    const hb = deps.heartbeat
+    if (!hb) return
+    const check = (): void => {
+      beat = null
+      if (socket !== current || !open) return
+      const quiet = now() - lastHeard
+      if (quiet < hb.quietMs) {
+        beat = deps.setTimer(check, hb.quietMs - quiet)
+        return
+      }
+      const sentAt = now()
+      current.send(hb.message)
+      beat = deps.setTimer(() => {
+        beat = null
+        if (socket !== current) return
+        if (lastHeard >= sentAt) check()
+        else giveUp(current)
+      }, hb.answerMs)
+    }
+    beat = deps.setTimer(check, hb.quietMs)
+  }
+
+  function stopHeartbeat(): void {
+    if (beat === null) return
+    deps.clearTimer(beat)
+    beat = null
+  }
+
+  /** The socket no longer reaches the server: dropped as if it had closed, and opened again. */
+  function giveUp(current: WebSocketLike): void {
+    socket = null
+    open = false
+    current.close()
+    deps.onClose?.()
+    if (deps.wanted()) scheduleReconnect()
   }
 
   /** After the backoff, or — a server restarting — after its hint plus a jitter of our own. */
@@ -127,6 +190,7 @@ export function reconnectingSocket(deps: ReconnectingSocketDeps): ReconnectingSo
     connect,
     disconnect() {
       cancelReconnect()
+      stopHeartbeat()
       const current = socket
       socket = null
       open = false

@@ -29,6 +29,12 @@ export interface PushLimits {
    * the server buffer every update for it, without bound (~120 KB/s per socket in the review).
    */
   maxBufferedBytes: number
+  /**
+   * How often every socket of the server, push and chat, is pinged; one that has not answered
+   * since the previous ping is cut (platform/socket-heartbeat.ts). 30 s: well inside nginx's
+   * `proxy_read_timeout` (125 s, deploy/nginx) and the idle timeouts of mobile carriers' NATs.
+   */
+  pingIntervalMs: number
 }
 
 /**
@@ -44,6 +50,7 @@ export const DEFAULT_PUSH_LIMITS: PushLimits = {
   refusalsBeforeClose: 10,
   maxConnectionsPerIp: 32,
   maxBufferedBytes: MAX_BUFFERED_BYTES,
+  pingIntervalMs: 30_000,
 }
 
 /**

@@ -263,6 +263,17 @@ describe('PushService', () => {
     expect(reads.lotQueries).toEqual([])
   })
 
+  it('answers a ping with a pong, leaving what the socket follows as it was', async () => {
+    const { reads, service } = setUp([buildLotRow({ id: 1 })])
+    const connection = fakeConnection()
+    const client = service.connect(connection)
+    await service.receive(client, subscribe([1]))
+    await service.receive(client, JSON.stringify({ type: 'ping' }))
+    expect(connection.sent.map((m) => m.type)).toEqual(['lot', 'pong'])
+    expect([...client.lots]).toEqual([1])
+    expect(reads.lotQueries).toHaveLength(1)
+  })
+
   it('rate-limits a socket: RATE_LIMITED past its burst, then closed with 1008', async () => {
     const { clock, reads, service } = setUp([buildLotRow({ id: 1 })], {
       messageBurst: 3,

@@ -1,6 +1,7 @@
 import {
   PUSH_CLOSE_POLICY,
   type PushErrorCode,
+  PushPingSchema,
   type PushLot,
   type PushServerMessage,
   PushSubscribeSchema,
@@ -149,7 +150,12 @@ export class PushService {
       return
     }
     client.refusals = 0
-    const message = PushSubscribeSchema.safeParse(parseJson(raw))
+    const parsed = parseJson(raw)
+    if (PushPingSchema.safeParse(parsed).success) {
+      this.send(client, { type: 'pong' })
+      return
+    }
+    const message = PushSubscribeSchema.safeParse(parsed)
     if (!message.success || message.data.lotIds.length > this.limits.maxLotsPerSocket) {
       this.error(client, 'VALIDATION_FAILED')
       return
