@@ -37,17 +37,19 @@ export const TARGETS = {
 /**
  * What a change may not break, and what fails the build (ADR 026). Accessibility, best practices
  * and layout shift are held at the issue's figures, which every page meets. Performance, LCP and
- * total blocking time do not meet them yet: they are held at what the pages reached when these
- * budgets were set (bench/results/lighthouse.json, 2026-11-26), with room for run-to-run noise on
- * a two-core machine, so that a slower first load fails CI while the targets are worked towards.
+ * total blocking time do not meet them yet: they are held near what the pages reach now, with room
+ * for run-to-run noise and for the slower of the machines CI runs on. Set 2026-11-26 (performance
+ * 65, TBT 800 ms); tightened 2026-11-27 once the inlined answers were rendered in the first render
+ * (ADR 026 §8): on the slower machine the pages went from performance 60–76 and TBT 476–864 ms to
+ * 79–85 and 211–340 ms, so the earlier state would now fail.
  */
 export const BUDGETS = {
-  performance: 65,
+  performance: 70,
   accessibility: 95,
   'best-practices': 95,
   lcpMs: 4500,
   cls: 0.05,
-  tbtMs: 800,
+  tbtMs: 600,
 }
 
 export const PAGES = [

@@ -1,5 +1,5 @@
-import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import {
   buildSpecial,
   createMallItem,
@@ -18,9 +18,14 @@ import {
  */
 
 let browser: Browser
+/** Closed after each test, passed or failed. */
+const opened: BrowserContext[] = []
 
 beforeAll(async () => {
   browser = await launchBrowser()
+})
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((context) => context.close()))
 })
 afterAll(() => browser.close())
 
@@ -39,6 +44,7 @@ async function openWatched(
     const { pathname } = new URL(request.url())
     if (pathname.startsWith('/svc/main/')) calls.push(pathname.replace('/svc/main', ''))
   })
+  opened.push(context)
   await page.addInitScript(`(() => {
     window.__skeletonsBefore = 0
     const observer = new MutationObserver(() => {
@@ -67,7 +73,6 @@ describe('first screen', () => {
     expect(calls).not.toContain('/mall/advertis/0')
     expect(calls).not.toContain('/meta/@category')
     expect(calls).not.toContain('/special/V1')
-    await page.context().close()
   })
 
   it('a special, a lot and a mall item show their data in their first render', async () => {
@@ -81,16 +86,13 @@ describe('first screen', () => {
     )
     expect(await special.skeletonsBefore()).toBe(0)
     expect(special.calls).not.toContain(`/special/${specialId}`)
-    await special.page.context().close()
 
     const lot = await openWatched(`/productDetail?id=${lots[0]!.id}`, '[data-testid=price-band]')
     expect(await lot.skeletonsBefore()).toBe(0)
     expect(lot.calls).not.toContain(`/auction/${lots[0]!.id}`)
-    await lot.page.context().close()
 
     const item = await openWatched(`/productDetail?productNo=${productNo}`, '[data-testid=buy-bar]')
     expect(await item.skeletonsBefore()).toBe(0)
     expect(item.calls).not.toContain(`/mallproduct/getMallByProductNo/${productNo}`)
-    await item.page.context().close()
   })
 })
