@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
+  HEARTBEAT_SLICE,
   type HeartbeatSocket,
   type HeartbeatTimers,
   startSocketHeartbeat,
@@ -13,6 +14,7 @@ const [sqlite] = await testDatabases()
 /** A socket as `ws` shows it to the heartbeat: pings counted, pongs and messages delivered by hand. */
 class FakeSocket implements HeartbeatSocket {
   readyState = 1
+  bufferedAmount = 0
   pings = 0
   terminated = false
   private readonly listeners = new Map<string, (() => void)[]>()
@@ -32,10 +34,17 @@ class FakeSocket implements HeartbeatSocket {
   }
 }
 
-function manualTimers(): HeartbeatTimers & { tick(): void; cleared: boolean } {
+function manualTimers(): HeartbeatTimers & {
+  fire(): void
+  tick(): void
+  cleared: boolean
+  deferred: (() => void)[]
+} {
   let fn: (() => void) | undefined
   const timers = {
     cleared: false,
+    deferred: [] as (() => void)[],
+    defer: (f: () => void) => timers.deferred.push(f),
     setInterval: (f: () => void) => {
       fn = f
       return 1
@@ -43,7 +52,13 @@ function manualTimers(): HeartbeatTimers & { tick(): void; cleared: boolean } {
     clearInterval: () => {
       timers.cleared = true
     },
-    tick: () => fn?.(),
+    /** The interval's callback alone: its first slice. */
+    fire: () => fn?.(),
+    /** One interval: its first slice, then every slice it deferred. */
+    tick: () => {
+      fn?.()
+      while (timers.deferred.length > 0) timers.deferred.shift()!()
+    },
   }
   return timers
 }
@@ -83,6 +98,36 @@ describe('socket heartbeat', () => {
     expect(timers.cleared).toBe(true)
   })
 
+  it('spares a socket whose send buffer is draining: a slow phone still reading its backlog', () => {
+    const timers = manualTimers()
+    const [slow, stuck] = [new FakeSocket(), new FakeSocket()]
+    startSocketHeartbeat({ clients: new Set([slow, stuck]) }, 30_000, timers)
+    slow.bufferedAmount = stuck.bufferedAmount = 400_000
+    timers.tick()
+    slow.bufferedAmount = 150_000
+    timers.tick()
+    expect(slow.terminated).toBe(false)
+    expect(stuck.terminated).toBe(true)
+    // Drained and then silent: cut at the next tick like any other.
+    timers.tick()
+    expect(slow.terminated).toBe(true)
+  })
+
+  it('pings in slices of HEARTBEAT_SLICE sockets, a turn of the event loop each, and stops between', () => {
+    const timers = manualTimers()
+    const sockets = Array.from({ length: 2 * HEARTBEAT_SLICE + 1 }, () => new FakeSocket())
+    const pinged = () => sockets.filter((socket) => socket.pings === 1).length
+    const stop = startSocketHeartbeat({ clients: new Set(sockets) }, 30_000, timers)
+    timers.fire()
+    expect(pinged()).toBe(HEARTBEAT_SLICE)
+    timers.deferred.shift()!()
+    expect(pinged()).toBe(2 * HEARTBEAT_SLICE)
+    stop()
+    timers.deferred.shift()!()
+    expect(pinged()).toBe(2 * HEARTBEAT_SLICE)
+    expect(timers.cleared).toBe(true)
+  })
+
   describe('on the push role', () => {
     let t: TestApp
     let base: string
@@ -90,7 +135,7 @@ describe('socket heartbeat', () => {
 
     beforeAll(async () => {
       t = await createTestApp(sqlite!, {
-        push: { limits: { pingIntervalMs: 100, maxConnectionsPerIp: 2 } },
+        push: { limits: { pingIntervalMs: 500, maxConnectionsPerIp: 2 } },
       })
       base = await listen(t.app)
     })
@@ -105,10 +150,12 @@ describe('socket heartbeat', () => {
       open.push(live, gone)
       await live.waitFor((m) => m.type === 'hello')
 
-      // The address is at its cap of two while the dead peer holds a place.
+      // The address is at its cap of two while the dead peer holds a place (it is cut an interval
+      // after its first ping at the earliest, 500 ms after opening).
       await expect(openPush(base)).rejects.toThrow('Unexpected server response: 429')
-      expect(await gone.closed(2_000)).toBe(1006)
-      await new Promise((resolve) => setTimeout(resolve, 350))
+      expect(await gone.closed(3_000)).toBe(1006)
+      // The live socket has answered two pings more by now.
+      await new Promise((resolve) => setTimeout(resolve, 1_100))
       expect(live.closeCode).toBeNull()
 
       const next = await openPush(base)

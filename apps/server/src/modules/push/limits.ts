@@ -31,8 +31,8 @@ export interface PushLimits {
   maxBufferedBytes: number
   /**
    * How often every socket of the server, push and chat, is pinged; one that has not answered
-   * since the previous ping is cut (platform/socket-heartbeat.ts). 30 s: well inside nginx's
-   * `proxy_read_timeout` (125 s, deploy/nginx) and the idle timeouts of mobile carriers' NATs.
+   * since the previous ping is cut (platform/socket-heartbeat.ts). 30 s: well inside the idle
+   * timeouts of mobile carriers' NATs and of proxies (deploy/nginx allows the sockets an hour).
    */
   pingIntervalMs: number
 }
