@@ -5,12 +5,14 @@ import {
   reconnectDelay,
   reconnectingSocket,
   RESTART_JITTER_MS,
+  type Heartbeat,
   type WebSocketLike,
 } from './reconnecting-socket'
 
-function harness(wanted = { now: true }) {
+function harness(wanted = { now: true }, heartbeat?: Heartbeat) {
+  let now = 0
   const sockets: FakeSocket[] = []
-  const timers: { fn: () => void; ms: number; cleared: boolean }[] = []
+  const timers: { fn: () => void; ms: number; due: number; cleared: boolean; ran?: true }[] = []
   const events: string[] = []
   const socket = reconnectingSocket({
     url: () => 'ws://x/y',
@@ -20,7 +22,7 @@ function harness(wanted = { now: true }) {
       return s
     },
     setTimer: (fn, ms) => {
-      const timer = { fn, ms, cleared: false }
+      const timer = { fn, ms, due: now + ms, cleared: false }
       timers.push(timer)
       return timer
     },
@@ -29,8 +31,18 @@ function harness(wanted = { now: true }) {
     onOpen: () => events.push('open'),
     onMessage: (data) => events.push(`message ${String(data)}`),
     onClose: () => events.push('close'),
+    heartbeat,
+    now: () => now,
   })
-  return { socket, sockets, timers, events }
+  /** Moves the clock to the earliest pending timer and runs it. */
+  const next = () => {
+    const timer = timers.filter((t) => !t.cleared && !t.ran).sort((a, b) => a.due - b.due)[0]!
+    timer.ran = true
+    now = timer.due
+    timer.fn()
+    return timer
+  }
+  return { socket, sockets, timers, events, next, at: (ms: number) => (now = ms) }
 }
 
 describe('a reconnecting socket', () => {
@@ -126,41 +138,7 @@ describe('a reconnecting socket', () => {
   describe('with a heartbeat', () => {
     const HEARTBEAT = { message: 'ping', quietMs: 25_000, answerMs: 10_000 }
 
-    function beating() {
-      let now = 0
-      const sockets: FakeSocket[] = []
-      const timers: { fn: () => void; ms: number; due: number; cleared: boolean; ran?: true }[] = []
-      const events: string[] = []
-      const socket = reconnectingSocket({
-        url: () => 'ws://x/y',
-        createSocket: () => {
-          const s = new FakeSocket()
-          sockets.push(s)
-          return s
-        },
-        setTimer: (fn, ms) => {
-          const timer = { fn, ms, due: now + ms, cleared: false }
-          timers.push(timer)
-          return timer
-        },
-        clearTimer: (handle) => ((handle as { cleared: boolean }).cleared = true),
-        wanted: () => true,
-        onOpen: () => events.push('open'),
-        onMessage: (data) => events.push(`message ${String(data)}`),
-        onClose: () => events.push('close'),
-        heartbeat: HEARTBEAT,
-        now: () => now,
-      })
-      /** Moves the clock to the earliest pending timer and runs it. */
-      const next = () => {
-        const timer = timers.filter((t) => !t.cleared && !t.ran).sort((a, b) => a.due - b.due)[0]!
-        timer.ran = true
-        now = timer.due
-        timer.fn()
-        return timer
-      }
-      return { socket, sockets, timers, events, next, at: (ms: number) => (now = ms) }
-    }
+    const beating = () => harness({ now: true }, HEARTBEAT)
 
     it('asks after a quiet spell and stays when the server answers', () => {
       const { socket, sockets, next, at } = beating()
