@@ -649,6 +649,41 @@ describe.each(databases)('chat sockets ($name)', (kind) => {
     expect(await closed).toBe(1008)
   })
 
+  it('answers the heartbeat’s ping with a pong on both sockets, and nothing more', async () => {
+    const alice = await t.signIn()
+    const { socket: user, box: userBox } = await userSocket(t.app, alice)
+    const { socket: staff, box: staffBox } = await staffSocket(t.app, cookie)
+    const hello = await userBox.waitFor((f) => f.type === 'hello')
+    const staffHello = await staffBox.waitFor((f) => f.type === 'hello')
+    const pongs = (box: Box) => box.frames.filter((f) => f.type === 'pong').length
+
+    user.send(JSON.stringify({ type: 'ping' }))
+    await userBox.waitFor((f) => f.type === 'pong')
+    staff.send(JSON.stringify({ type: 'ping' }))
+    await staffBox.waitFor((f) => f.type === 'pong')
+    // Neither side hears the other's ping, and nothing else comes of it.
+    await new Promise((r) => setTimeout(r, 50))
+    expect(userBox.frames).toEqual([hello, { type: 'pong' }])
+    expect(staffBox.frames).toEqual([staffHello, { type: 'pong' }])
+
+    // The fake clock stands still, so no bucket refills. A burst of frames spends the frame
+    // bucket; the ping after it is answered all the same, since pings have their own.
+    for (let i = 0; i < 10; i++) user.send(JSON.stringify({ type: 'read' }))
+    user.send(JSON.stringify({ type: 'ping' }))
+    await userBox.waitFor(() => pongs(userBox) === 2)
+    expect(userBox.frames.filter((f) => f.type === 'error')).toEqual([])
+    user.send(JSON.stringify({ type: 'read' }))
+    await userBox.waitFor((f) => f.type === 'error' && f.code === 'RATE_LIMITED')
+
+    // A flood of pings is bounded like frames: the 11th in a burst is refused.
+    for (let i = 0; i < 9; i++) user.send(JSON.stringify({ type: 'ping' }))
+    await userBox.waitFor(() => userBox.frames.filter((f) => f.type === 'error').length === 2)
+    expect(pongs(userBox)).toBe(10)
+    expect(userBox.frames.at(-1)).toEqual({ type: 'error', code: 'RATE_LIMITED' })
+    user.terminate()
+    staff.terminate()
+  })
+
   it('delivers across two instances over one database and a shared bus', async () => {
     const bus = new InProcessEventBus()
     const a = await createTestApp(kind, { bus })

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { IdParamSchema, IdSchema, plainText } from './api'
+import { PushPingSchema, PushPongSchema } from './push'
 
 /**
  * The customer-service chat (spec §1, §3 "Chat-widget context"; DESIGN §7): one conversation per
@@ -166,6 +167,11 @@ export const ChatImageParamsSchema = z.object({ key: z.string().regex(CHAT_IMAGE
 /**
  * The chat sockets: `/svc/push/chat` for a collector (the `sid` cookie names them) and
  * `/svc/main/admin/chat/ws` for staff (the staff cookie). Frames are JSON.
+ *
+ * Both carry the push socket's heartbeat, the same frames on the same timing (PUSH_QUIET_MS,
+ * PUSH_ANSWER_MS): after a quiet spell the page sends `ping`, the server answers `pong`, and a page
+ * that hears nothing opens a new socket (a phone that changed networks leaves its socket half open,
+ * and the chat would stop showing the agent's answers without a word).
  */
 export const ChatClientFrameSchema = z.discriminatedUnion('type', [
   /** Staff name the conversation; a collector's goes to their own. */
@@ -175,6 +181,7 @@ export const ChatClientFrameSchema = z.discriminatedUnion('type', [
     message: ChatSendSchema,
   }),
   z.object({ type: z.literal('read'), conversationId: IdSchema.optional() }),
+  PushPingSchema,
 ])
 export type ChatClientFrame = z.infer<typeof ChatClientFrameSchema>
 
@@ -194,5 +201,6 @@ export const ChatServerFrameSchema = z.discriminatedUnion('type', [
     upTo: z.number().int(),
   }),
   z.object({ type: z.literal('error'), code: z.string(), clientId: z.string().optional() }),
+  PushPongSchema,
 ])
 export type ChatServerFrame = z.infer<typeof ChatServerFrameSchema>

@@ -1,5 +1,5 @@
 import { ChatClientFrameSchema, type ChatServerFrame } from '@numisma/contracts/chat'
-import { PUSH_CLOSE_POLICY } from '@numisma/contracts/push'
+import { PUSH_CLOSE_POLICY, PushPingSchema } from '@numisma/contracts/push'
 import { mayAccess, type StaffAccess, type StaffSession } from '@numisma/contracts/staff'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../../platform/clock'
@@ -86,6 +86,11 @@ interface ChatSocket {
   /** Resolves once the socket knows who it is; frames wait for it. */
   ready: Promise<void>
   readonly bucket: TokenBucket
+  /**
+   * The heartbeat's pings have a bucket of their own, as large as the frames': a page that has
+   * just sent a burst of messages still has its ping answered, and pings cannot starve its sends.
+   */
+  readonly pingBucket: TokenBucket
   refusals: number
   closed: boolean
 }
@@ -199,15 +204,13 @@ export class ChatHub {
   async receive(socket: ChatSocket, raw: string): Promise<void> {
     await socket.ready
     if (socket.closed) return
-    if (!socket.bucket.take(this.clock.now())) {
-      socket.refusals += 1
-      if (socket.refusals >= this.limits.refusalsBeforeClose) {
-        this.close(socket, 'rate limited')
-      } else {
-        this.send(socket, { type: 'error', code: 'RATE_LIMITED' })
-      }
+    if (isPing(raw)) {
+      // Answered from the socket alone: no session lookup, no service, nothing changed. A staff
+      // member whose session ended hears a pong until the next sweep closes the socket.
+      if (this.admit(socket, socket.pingBucket)) this.send(socket, { type: 'pong' })
       return
     }
+    if (!this.admit(socket, socket.bucket)) return
     socket.refusals = 0
     if (socket.role === 'agent') {
       try {
@@ -224,6 +227,11 @@ export class ChatHub {
       return
     }
     const frame = parsed.data
+    if (frame.type === 'ping') {
+      // Padded past PING_MAX_CHARS: paid for as a frame, answered all the same.
+      this.send(socket, { type: 'pong' })
+      return
+    }
     const clientId = frame.type === 'send' ? frame.message.clientId : undefined
     try {
       const actor = this.actorOf(socket, frame.conversationId)
@@ -257,6 +265,21 @@ export class ChatHub {
     const text = JSON.stringify(frame)
     for (const socket of this.byUser.get(event.userId) ?? []) this.sendFrame(socket, text)
     for (const socket of this.staff) this.sendFrame(socket, text)
+  }
+
+  /**
+   * Takes a token from `bucket`; without one the frame is refused with RATE_LIMITED, and a socket
+   * refused `refusalsBeforeClose` times in a row is closed with 1008.
+   */
+  private admit(socket: ChatSocket, bucket: TokenBucket): boolean {
+    if (bucket.take(this.clock.now())) return true
+    socket.refusals += 1
+    if (socket.refusals >= this.limits.refusalsBeforeClose) {
+      this.close(socket, 'rate limited')
+    } else {
+      this.send(socket, { type: 'error', code: 'RATE_LIMITED' })
+    }
+    return false
   }
 
   private actorOf(socket: ChatSocket, conversationId: number | undefined) {
@@ -294,6 +317,11 @@ export class ChatHub {
       standing: null,
       ready: Promise.resolve(),
       bucket: new TokenBucket(
+        this.limits.frameBurst,
+        this.limits.framesPerSecond,
+        this.clock.now(),
+      ),
+      pingBucket: new TokenBucket(
         this.limits.frameBurst,
         this.limits.framesPerSecond,
         this.clock.now(),
@@ -346,6 +374,14 @@ export class ChatHub {
     this.detach(socket)
     socket.connection.close(PUSH_CLOSE_POLICY, reason)
   }
+}
+
+/** `{"type":"ping"}` is 15 characters; a longer frame is not parsed before its rate is checked. */
+const PING_MAX_CHARS = 64
+
+/** Whether a frame is the heartbeat's ping, told apart without parsing a large frame. */
+function isPing(raw: string): boolean {
+  return raw.length <= PING_MAX_CHARS && PushPingSchema.safeParse(parseJson(raw)).success
 }
 
 function parseJson(raw: string): unknown {

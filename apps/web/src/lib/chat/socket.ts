@@ -1,22 +1,34 @@
-import { ChatServerFrameSchema, type ChatServerFrame } from '@numisma/contracts/chat'
+import {
+  ChatServerFrameSchema,
+  type ChatClientFrame,
+  type ChatServerFrame,
+} from '@numisma/contracts/chat'
+import { PUSH_ANSWER_MS, PUSH_QUIET_MS } from '@numisma/contracts/push'
 import { browserSocket, reconnectingSocket, type WebSocketLike } from '../reconnecting-socket'
 
 /**
  * A chat socket (the collector's `/svc/push/chat`, the staff's `/svc/main/admin/chat/ws`): open
  * while a chat screen is, reopened with the push socket's backoff after a drop. Messages sent while
  * it was down are not replayed by the server, so every (re)open calls `onOpen`, where the screen
- * fetches its history again.
+ * fetches its history again. After a quiet spell it asks the server with a `ping` and opens a new
+ * socket when nothing answers (the push socket's heartbeat): a phone that changed networks would
+ * otherwise keep a half-open socket and stop showing the other side's messages without a word.
  */
 export interface ChatSocketDeps {
   url: string
-  onFrame: (frame: ChatServerFrame) => void
+  onFrame: (frame: ChatScreenFrame) => void
   onOpen: () => void
   /** The socket dropped (a reconnect is scheduled). */
   onClose?: () => void
   createSocket?: (url: string) => WebSocketLike
   setTimer?: (fn: () => void, ms: number) => unknown
   clearTimer?: (handle: unknown) => void
+  /** The heartbeat's clock (Date.now by default). */
+  now?: () => number
 }
+
+/** The frames a chat screen acts on: the heartbeat's `pong` is the socket's own business. */
+export type ChatScreenFrame = Exclude<ChatServerFrame, { type: 'pong' }>
 
 export interface ChatSocket {
   close(): void
@@ -33,9 +45,15 @@ export function openChatSocket(deps: ChatSocketDeps): ChatSocket {
     onOpen: deps.onOpen,
     onMessage: (data) => {
       const frame = parseChatFrame(data)
-      if (frame) deps.onFrame(frame)
+      if (frame && frame.type !== 'pong') deps.onFrame(frame)
     },
     onClose: deps.onClose,
+    now: deps.now,
+    heartbeat: {
+      message: JSON.stringify({ type: 'ping' } satisfies ChatClientFrame),
+      quietMs: PUSH_QUIET_MS,
+      answerMs: PUSH_ANSWER_MS,
+    },
   })
   socket.connect()
   return {
