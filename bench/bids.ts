@@ -10,6 +10,7 @@
  *   npm run bench:bids                 # both databases, results in bench/results/bids.json
  *   BENCH_SECONDS=5 BENCH_CLIENTS=32 npm run bench:bids
  *   BENCH_DB=postgres BENCH_MODE=hot npm run bench:bids   # one part only
+ *   BENCH_DB=postgres+redis …          # PostgreSQL with Redis nonces and bus, as instances run
  *   BENCH_PROFILE=/tmp/prof npm run bench:bids            # server CPU profile (--cpu-prof)
  *   BENCH_OUT=/tmp/bids.json …                            # write elsewhere
  *
@@ -31,6 +32,7 @@ import {
   percentile,
   pgAvailable,
   postJson,
+  REDIS_URL,
   root,
   scratchDatabase,
   signedInHeaders,
@@ -44,7 +46,11 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16)
 const SPREAD_LOTS = 200
 const OUT = process.env.BENCH_OUT ?? path.join(root, 'bench', 'results', 'bids.json')
 
-type DbKind = 'sqlite' | 'postgres'
+/**
+ * `postgres+redis` is PostgreSQL as several instances run it (docs/operations.md): nonces and
+ * the push bus in Redis, so a request's nonce claim is not a PostgreSQL write.
+ */
+type DbKind = 'sqlite' | 'postgres' | 'postgres+redis'
 type Mode = 'hot' | 'spread'
 
 /** `BENCH_DB=sqlite|postgres`, `BENCH_MODE=hot|spread` (BENCH_ONLY is the older name of BENCH_DB). */
@@ -53,7 +59,7 @@ function filter<T extends string>(name: string, value: string | undefined, all: 
   if (!all.includes(value as T)) throw new Error(`${name} must be one of ${all.join(', ')}`)
   return [value as T]
 }
-const DB_ORDER: readonly DbKind[] = ['sqlite', 'postgres']
+const DB_ORDER: readonly DbKind[] = ['sqlite', 'postgres', 'postgres+redis']
 const MODE_ORDER: readonly Mode[] = ['hot', 'spread']
 const DATABASES = filter('BENCH_DB', process.env.BENCH_DB ?? process.env.BENCH_ONLY, DB_ORDER)
 const MODES = filter('BENCH_MODE', process.env.BENCH_MODE, MODE_ORDER)
@@ -178,10 +184,14 @@ async function load(base: string, fixture: Fixture, mode: Mode, serverPid?: numb
 }
 
 async function run(kind: DbKind) {
-  const database = await scratchDatabase(kind, 'numisma-bench')
+  const database = await scratchDatabase(kind === 'sqlite' ? 'sqlite' : 'postgres', 'numisma-bench')
   const fixture = await prepare(database.url, database.sqliteFile)
-  // Not database.env: these runs set no Redis bus of their own.
-  const server = await startServer({ DATABASE_URL: database.url ?? '', DATA_DIR: database.dir })
+  // Not database.env: only postgres+redis sets Redis (nonces and the push bus).
+  const server = await startServer({
+    DATABASE_URL: database.url ?? '',
+    DATA_DIR: database.dir,
+    REDIS_URL: kind === 'postgres+redis' ? REDIS_URL : '',
+  })
   try {
     const results = []
     for (const mode of MODES) {
@@ -201,7 +211,7 @@ async function run(kind: DbKind) {
 
 const results: Array<Awaited<ReturnType<typeof run>>[number]> = []
 for (const database of DATABASES) {
-  if (database === 'postgres' && !(await pgAvailable())) {
+  if (database !== 'sqlite' && !(await pgAvailable())) {
     console.warn('PostgreSQL not reachable: PostgreSQL scenarios skipped')
     continue
   }

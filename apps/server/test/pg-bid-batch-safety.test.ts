@@ -108,6 +108,8 @@ describe('a push that fails after commit', () => {
       ),
     )
     expect(lots.placeBidsInOneStatement).toHaveBeenCalledTimes(1)
+    // No round trip before the statement: it refuses stale bids itself (ADR 030).
+    expect(lots.peekLot).not.toHaveBeenCalled()
     expect(answers.map((a) => a.price)).toEqual([10_000, 11_000, 12_000])
     expect(bus.publish).toHaveBeenCalledTimes(3)
     expect(log.error).toHaveBeenCalledTimes(2)

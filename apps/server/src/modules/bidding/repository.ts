@@ -347,28 +347,46 @@ export class BiddingRepository {
     return row !== undefined
   }
 
+  /** Whether the user has an overdue order, as last committed (outside any transaction). */
+  committedOverdue(userId: number): Promise<boolean> {
+    return this.hasOverdueOrders(this.db, userId)
+  }
+
   /** The exposure as last committed, for display (the bid check reads it inside its lock). */
   committedExposure(userId: number): Promise<Exposure> {
     return this.exposure(this.db, userId, { lock: false })
   }
 
-  myMax(lotId: number, userId: number) {
-    return this.db
-      .selectFrom('proxies')
-      .select(['max_amount', 'active'])
-      .where('lot_id', '=', lotId)
-      .where('user_id', '=', userId)
-      .executeTakeFirst()
-  }
-
-  auctionOrderOf(lotId: number, userId: number) {
-    return this.db
-      .selectFrom('orders')
-      .select('id')
-      .where('lot_id', '=', lotId)
-      .where('user_id', '=', userId)
-      .where('kind', '=', 'auction')
-      .executeTakeFirst()
+  /**
+   * A user's stake in a lot in one round trip: their active proxy's maximum and their order if
+   * they won it (each null when there is none).
+   */
+  async stakeIn(
+    lotId: number,
+    userId: number,
+  ): Promise<{ myMax: number | null; orderId: number | null }> {
+    const row = await this.db
+      .selectNoFrom((eb) => [
+        eb
+          .selectFrom('proxies')
+          .select('max_amount')
+          .where('lot_id', '=', lotId)
+          .where('user_id', '=', userId)
+          .where('active', '=', 1)
+          .limit(1)
+          .as('my_max'),
+        eb
+          .selectFrom('orders')
+          .select('id')
+          .where('lot_id', '=', lotId)
+          .where('user_id', '=', userId)
+          .where('kind', '=', 'auction')
+          .limit(1)
+          .as('order_id'),
+      ])
+      .executeTakeFirstOrThrow()
+    const asNumber = (v: number | string | null) => (v === null ? null : Number(v))
+    return { myMax: asNumber(row.my_max), orderId: asNumber(row.order_id) }
   }
 
   leaderDisplay(tx: Tx, userId: number) {

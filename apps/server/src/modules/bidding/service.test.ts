@@ -62,6 +62,9 @@ function setup(
     hasOverdueOrders: vi.fn((_tx: Tx, userId: number) =>
       Promise.resolve(options.overdue ?? (options.overdueUsers ?? []).includes(userId)),
     ),
+    committedOverdue: vi.fn((userId: number) =>
+      Promise.resolve(options.overdue ?? (options.overdueUsers ?? []).includes(userId)),
+    ),
     proxies: vi.fn(() => Promise.resolve(options.proxies ?? [])),
     exposure: vi.fn(() => Promise.resolve(options.exposure ?? buildExposure())),
     saveState: vi.fn(() => Promise.resolve()),
@@ -209,6 +212,13 @@ describe('BiddingService early refusal of stale bids', () => {
     const s = setup({ lot: committed })
     const error = await codeOf(s.service.bid(2, { lotId: 7, amount: 500 * YUAN, proxy: true }))
     expect(error.code).toBe('BID_TOO_LOW')
+    expect(s.transact).toHaveBeenCalledOnce()
+  })
+
+  it('lets an overdue bidder through to the lock, which says why they may not bid', async () => {
+    const s = setup({ lot: committed, overdueUsers: [1] })
+    const error = await codeOf(s.service.bid(1, { lotId: 7, amount: 500 * YUAN, proxy: false }))
+    expect(error.code).toBe('BIDDER_OVERDUE')
     expect(s.transact).toHaveBeenCalledOnce()
   })
 
