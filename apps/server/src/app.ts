@@ -143,6 +143,7 @@ import { searchRoutes } from './modules/search/routes'
 import { SearchService } from './modules/search/service'
 import { PassportRepository } from './modules/passport/repository'
 import { PassportService } from './modules/passport/service'
+import { SessionCache, sessionRevocations } from './modules/passport/session-cache'
 import {
   AliyunSmsSender,
   httpSmsTransport,
@@ -576,11 +577,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     chat: { agentId: options.chat?.agentId ?? DEFAULT_CHAT_AGENT_ID },
   })
   const passportRepo = new PassportRepository(database.db)
+  // A signed-in call reads its session from memory, not with a query each (ADR 035).
+  const sessions = new SessionCache({ clock, find: (id) => passportRepo.findSession(id) })
   const signing: SigningDeps = {
     apps,
     clock,
     nonces: options.nonces ?? (await ownNonceStore(app, options)),
-    findSession: (id) => passportRepo.findSession(id),
+    findSession: (id) => sessions.find(id),
   }
   const limits = {
     sms: 5,
@@ -595,6 +598,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Wrapped so this instance's read caches hear its own lot events before they leave (ADR 033).
   const bus = new ReadCacheBus(options.bus ?? new InProcessEventBus())
   app.decorate('bus', bus)
+  // A logout here or on another instance drops the session from this instance's cache.
+  const revocations = sessionRevocations(sessions, bus)
+  app.addHook('onClose', async () => revocations.stop())
   const ledger = new LedgerService(database, clock)
   const accounts = new AccountRepository(database.db, database.dialect)
   const payPasswordHasher = new Argon2PayPasswordHasher(
@@ -971,6 +977,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
                 await ledger.creditDeposit(userId, demoDeposit, 'demo deposit')
               }
             : undefined,
+          (sessionId) => revocations.announce(sessionId),
         )
         await main.register(passportRoutes, { service: passport, rateLimit: limits })
         await main.register(userRoutes, { service: users })

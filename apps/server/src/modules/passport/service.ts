@@ -28,6 +28,11 @@ export class PassportService {
     private readonly revealCodes: boolean,
     /** Runs once when a sign-in creates an account (the demo gives a starting deposit). */
     private readonly onNewUser?: (userId: number) => Promise<void>,
+    /**
+     * Runs once a logout has revoked its session, before the logout answers: the signing hook's
+     * cached credentials are dropped here and on every instance (session-cache.ts, ADR 035).
+     */
+    private readonly onSessionRevoked?: (sessionId: string) => void,
   ) {}
 
   async sendCode(mobile: string): Promise<{ sent: true; devCode?: string }> {
@@ -146,5 +151,6 @@ export class PassportService {
 
   async logout(sessionId: string): Promise<void> {
     await this.repo.revokeSession(sessionId, this.clock.now())
+    this.onSessionRevoked?.(sessionId)
   }
 }

@@ -1,0 +1,165 @@
+import { COOKIE } from '@numisma/contracts/cookies'
+import type { FastifyInstance } from 'fastify'
+import { afterAll, afterEach, beforeAll, describe, expect, it, type MockInstance, vi } from 'vitest'
+import { PassportRepository } from '../src/modules/passport/repository'
+import type { EventBus, PushEvent } from '../src/platform/event-bus'
+import { createTestApp, type Session, type SignedCall, type TestApp } from './helpers/app'
+import { testDatabases } from './helpers/databases'
+import { startTwoInstances, type TwoInstances } from './helpers/instances'
+import { staffCaller } from './helpers/mall-orders'
+import { redisAvailable } from './helpers/redis'
+
+/**
+ * ADR 035: signed-in calls check their session's credentials from memory. One query per session,
+ * not per request; a logout refuses the session at once on its instance and, through the bus,
+ * on the others.
+ */
+const databases = await testDatabases()
+const postgres = databases.find((d) => d.name === 'postgres')
+const withRedis = await redisAvailable()
+const statistics = (as: Session): SignedCall => ({ method: 'GET', path: '/user/@statistics', as })
+
+let lookups: MockInstance<PassportRepository['findSession']>
+beforeAll(() => {
+  lookups = vi.spyOn(PassportRepository.prototype, 'findSession')
+})
+afterEach(() => lookups.mockClear())
+afterAll(() => lookups.mockRestore())
+
+/** A bus that keeps what is published and delivers nothing, as if every message were lost. */
+class DeafBus implements EventBus {
+  readonly published: PushEvent[] = []
+  publish(event: PushEvent): void {
+    this.published.push(event)
+  }
+  subscribe(): () => void {
+    return () => undefined
+  }
+  close(): Promise<void> {
+    return Promise.resolve()
+  }
+}
+
+describe.each(databases)('session credentials cached on $name', (kind) => {
+  let t: TestApp
+  let bus: DeafBus
+
+  beforeAll(async () => {
+    bus = new DeafBus()
+    t = await createTestApp(kind, { bus })
+  })
+  afterAll(() => t.close())
+
+  it('asks the database once for N signed requests of one session', async () => {
+    const user = await t.signIn()
+    for (let i = 0; i < 20; i++) expect((await t.call(statistics(user))).statusCode).toBe(200)
+    // Concurrent requests of a session not yet cached share one query.
+    const other = await t.signIn()
+    const answers = await Promise.all(Array.from({ length: 10 }, () => t.call(statistics(other))))
+    expect(answers.map((r) => r.statusCode)).toEqual(Array(10).fill(200))
+    expect(lookups.mock.calls.map(([id]) => id)).toEqual([user.id, other.id])
+  })
+
+  it('refuses the session at once after its logout, with no bus delivering anything', async () => {
+    const user = await t.signIn()
+    expect((await t.call(statistics(user))).statusCode).toBe(200)
+    const out = await t.call({ method: 'POST', path: '/passport/logout', as: user })
+    expect(out.statusCode).toBe(200)
+    const after = await t.call(statistics(user))
+    expect(after.statusCode).toBe(401)
+    expect(after.json().code).toBe('SESSION_INVALID')
+    expect(bus.published).toContainEqual({ type: 'session_revoked', sessionId: user.id })
+  })
+
+  it('accepts a session opened after a refused lookup of it (no miss is kept)', async () => {
+    const user = await t.signIn()
+    const unknown = { ...user, id: 's_notasessionyet00000' }
+    expect((await t.call(statistics(unknown))).json().code).toBe('SESSION_INVALID')
+    expect((await t.call(statistics(unknown))).json().code).toBe('SESSION_INVALID')
+    expect(lookups.mock.calls.filter(([id]) => id === unknown.id)).toHaveLength(2)
+  })
+
+  it('reads the session again after the TTL: a revocation no event told of ends it', async () => {
+    const user = await t.signIn()
+    expect((await t.call(statistics(user))).statusCode).toBe(200)
+    await t.database.db
+      .updateTable('sessions')
+      .set({ revoked_at: t.clock.now() })
+      .where('id', '=', user.id)
+      .execute()
+    t.clock.advance(30_000)
+    expect((await t.call(statistics(user))).json().code).toBe('SESSION_INVALID')
+  })
+})
+
+describe.runIf(postgres && withRedis)(
+  'session credentials on two instances (PostgreSQL + Redis)',
+  () => {
+    let both: TwoInstances
+
+    beforeAll(async () => {
+      both = await startTwoInstances(postgres!)
+    })
+    afterAll(() => both.close())
+
+    const callB = (b: FastifyInstance, a: TestApp, user: Session) =>
+      b.inject({
+        method: 'GET',
+        url: `/svc/main/user/@statistics`,
+        headers: a.sign(statistics(user)),
+        cookies: { [COOKIE.sid]: user.sid },
+      })
+
+    /** A socket on B with every frame it receives, from the first. */
+    async function socketOn(b: FastifyInstance, path: string, cookie: string) {
+      const frames: string[] = []
+      const socket = await b.injectWS(
+        path,
+        { headers: { cookie } },
+        { onInit: (ws) => ws.on('message', (data: Buffer) => frames.push(data.toString())) },
+      )
+      await expect.poll(() => frames.length).toBeGreaterThan(0) // the hello
+      return { socket, frames }
+    }
+
+    it('a logout on A is refused on B within 200 ms, though B had the session cached', async () => {
+      const { a, b } = both
+      const user = await a.signIn()
+      expect((await callB(b, a, user)).statusCode).toBe(200)
+      expect((await callB(b, a, user)).statusCode).toBe(200)
+      // B answered the second from memory.
+      expect(lookups.mock.calls.filter(([id]) => id === user.id)).toHaveLength(1)
+      // The revocation is internal: B's sockets, the user's and staff's, must not hear it.
+      await staffCaller(a)
+      const staffLogin = await b.inject({
+        method: 'POST',
+        url: '/svc/main/admin/login',
+        payload: { username: 'admin', password: 'staff-test-password' },
+      })
+      const staffSid = staffLogin.cookies.find((c) => c.name === 'staff_sid')!.value
+      const sockets = [
+        await socketOn(b, '/svc/push/ws', `sid=${user.sid}`),
+        await socketOn(b, '/svc/push/chat', `sid=${user.sid}`),
+        await socketOn(b, '/svc/main/admin/chat/ws', `staff_sid=${staffSid}`),
+      ]
+      const framesBefore = sockets.map((s) => [...s.frames])
+
+      expect(
+        (await a.call({ method: 'POST', path: '/passport/logout', as: user })).statusCode,
+      ).toBe(200)
+      const loggedOutAt = performance.now()
+      let answer = await callB(b, a, user)
+      while (answer.statusCode === 200 && performance.now() - loggedOutAt < 1_000) {
+        await new Promise((resolve) => setTimeout(resolve, 5))
+        answer = await callB(b, a, user)
+      }
+      const refusedAfter = performance.now() - loggedOutAt
+      expect(answer.statusCode).toBe(401)
+      expect(answer.json().code).toBe('SESSION_INVALID')
+      expect(refusedAfter).toBeLessThan(200)
+      // B evicted, so every subscriber on B has had the event by now (one delivery loop).
+      expect(sockets.map((s) => s.frames)).toEqual(framesBefore)
+      for (const { socket } of sockets) socket.terminate()
+    })
+  },
+)
