@@ -203,6 +203,9 @@ export class PushService {
       // A read is shown on the chat's own sockets; the page that read refreshes its own counts.
       case 'chat_read':
         return
+      // Between instances only (modules/passport/session-cache.ts): never sent to a socket.
+      case 'session_revoked':
+        return
     }
   }
 
