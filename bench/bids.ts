@@ -25,7 +25,9 @@ import { openDatabase } from '../apps/server/src/platform/db'
 import { loadPublicApps } from '../apps/server/src/platform/public-apps'
 import { SettingsRepository } from '../apps/server/src/platform/settings-repository'
 import {
+  cpuSecondsBetween,
   cpuSecondsOf,
+  cpuSnapshotOf,
   insertOpenLots,
   insertUsers,
   machineInfo,
@@ -94,6 +96,8 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS * 2 })
 async function load(base: string, fixture: Fixture, mode: Mode, serverPid?: number) {
   const serverCpuBefore = cpuSecondsOf(serverPid)
   const loadCpuBefore = process.cpuUsage()
+  const postgresBefore = cpuSnapshotOf('postgres')
+  const redisBefore = cpuSnapshotOf('redis-server')
   const deadline = performance.now() + SECONDS * 1000
   const latencies: number[] = []
   const statuses: Record<string, number> = {}
@@ -146,6 +150,8 @@ async function load(base: string, fixture: Fixture, mode: Mode, serverPid?: numb
   const seconds = (performance.now() - started) / 1000
   const serverCpuAfter = cpuSecondsOf(serverPid)
   const loadCpu = process.cpuUsage(loadCpuBefore)
+  const postgresCpu = cpuSecondsBetween(postgresBefore, cpuSnapshotOf('postgres'))
+  const redisCpu = cpuSecondsBetween(redisBefore, cpuSnapshotOf('redis-server'))
   latencies.sort((a, b) => a - b)
   const accepted = statuses.accepted ?? 0
   // CPU per request and per accepted bid: on a shared machine these move far less than the rates,
@@ -164,6 +170,10 @@ async function load(base: string, fixture: Fixture, mode: Mode, serverPid?: numb
         ? null
         : Number(((serverCpu * 1000) / Math.max(1, accepted)).toFixed(3)),
     loadMsPerRequest: perRequest((loadCpu.user + loadCpu.system) / 1e6),
+    // The other processes on the same cores (0 when the scenario does not use them): with the
+    // server's and the load's, what one request costs the machine in all.
+    postgresMsPerRequest: perRequest(postgresCpu),
+    redisMsPerRequest: perRequest(redisCpu),
   }
   return {
     mode,
@@ -197,7 +207,7 @@ async function run(kind: DbKind) {
     for (const mode of MODES) {
       const result = await load(server.base, fixture, mode, server.child.pid)
       console.log(
-        `${kind} ${mode}: ${result.acceptedPerSecond} accepted bids/s, p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms, server CPU ${result.cpu.serverMsPerRequest} ms/request ${result.cpu.serverMsPerAccepted} ms/accepted, load CPU ${result.cpu.loadMsPerRequest} ms/request`,
+        `${kind} ${mode}: ${result.acceptedPerSecond} accepted bids/s, p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms, server CPU ${result.cpu.serverMsPerRequest} ms/request ${result.cpu.serverMsPerAccepted} ms/accepted, load CPU ${result.cpu.loadMsPerRequest} ms/request, PostgreSQL ${result.cpu.postgresMsPerRequest}, Redis ${result.cpu.redisMsPerRequest} ms/request`,
         result.outcomes,
       )
       results.push({ database: kind, ...result })

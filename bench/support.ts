@@ -314,6 +314,35 @@ export function cpuSecondsOf(pid: number | undefined): number | undefined {
 /** CLK_TCK, 100 on Linux. */
 const CLOCK_TICKS = 100
 
+/**
+ * CPU seconds used so far by every process of this machine whose command is `comm` (e.g. the
+ * `postgres` backends, `redis-server`), by pid, so a run can subtract a snapshot taken before
+ * it: a process that started meanwhile counts from zero, one that ended is left out.
+ */
+export function cpuSnapshotOf(comm: string): Map<number, number> {
+  const snapshot = new Map<number, number>()
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8')
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+      if (name !== comm) continue
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      snapshot.set(Number(entry), (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS)
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return snapshot
+}
+
+/** CPU seconds `comm`'s processes used between two snapshots of {@link cpuSnapshotOf}. */
+export function cpuSecondsBetween(before: Map<number, number>, after: Map<number, number>) {
+  let seconds = 0
+  for (const [pid, now] of after) seconds += now - (before.get(pid) ?? 0)
+  return seconds
+}
+
 export function percentile(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) return 0
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
