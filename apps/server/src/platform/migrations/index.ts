@@ -25,6 +25,7 @@ import { cataloguePhotos } from './0016-catalogue-photos'
 import { salesRelist } from './0017-sales-relist'
 import { moneyRefunds } from './0018-money-refunds'
 import { postgresBidFunction } from './0019-postgres-bid-function'
+import { postgresBidFunctionLoops } from './0020-postgres-bid-function-loops'
 
 /**
  * Migrations are code, written once for both dialects: the context hides the two places where
@@ -69,6 +70,7 @@ const MIGRATIONS: Record<string, (ctx: MigrationContext) => Migration> = {
   '0017-sales-relist': salesRelist,
   '0018-money-refunds': moneyRefunds,
   '0019-postgres-bid-function': postgresBidFunction,
+  '0020-postgres-bid-function-loops': postgresBidFunctionLoops,
 }
 
 class CodeMigrationProvider implements MigrationProvider {
