@@ -7,7 +7,7 @@ import type {
   OneStatementBid,
   OneStatementBidInput,
 } from '../src/modules/bidding/repository'
-import { BiddingService } from '../src/modules/bidding/service'
+import { BiddingService, MAX_QUEUED_PER_BIDDER } from '../src/modules/bidding/service'
 import type { WatchRepository } from '../src/modules/bidding/watch-repository'
 import { FakeClock } from '../src/platform/clock'
 import type { EventBus } from '../src/platform/event-bus'
@@ -48,36 +48,57 @@ async function place(t: TestApp, bids: unknown[], tx = t.database.db): Promise<P
   return rows[0]!.r
 }
 
+/** A BiddingService on the one-statement path, over a statement that accepts every bid. */
+function oneStatementService(bus: Pick<EventBus, 'publish'>, log = { error: vi.fn() }) {
+  const outcome = (amount: number): OneStatementBid => ({
+    response: {
+      lotId: 7,
+      price: amount,
+      bidCount: 1,
+      endsAt: new Date(NOW + 60_000).toISOString(),
+      leading: true,
+      myMax: null,
+      notLeading: null,
+    },
+    push: {
+      status: 'open',
+      startsAt: NOW - 60_000,
+      reservePrice: null,
+      leaderId: 1,
+      endsAt: NOW + 60_000,
+      outbid: null,
+      leader: '藏友1234',
+      now: NOW,
+    },
+  })
+  const lots = {
+    bidsInOneStatement: true,
+    peekLot: vi.fn(() => Promise.resolve(undefined)),
+    placeBidsInOneStatement: vi.fn((bids: OneStatementBidInput[]) =>
+      Promise.resolve(bids.map((b) => outcome(b.amount))),
+    ),
+  }
+  const service = new BiddingService({
+    transact: vi.fn(),
+    clock: new FakeClock(NOW),
+    bus: bus as unknown as EventBus,
+    notices: { add: vi.fn(() => Promise.resolve()) },
+    lots: lots as unknown as BiddingRepository,
+    reads: {
+      priceSteps: vi.fn(() =>
+        Promise.resolve(DEFAULT_PRICE_STEPS.map((s) => ({ from_amount: s.from, step: s.step }))),
+      ),
+    } as unknown as BiddingReads,
+    watches: {} as unknown as WatchRepository,
+    idempotency: {} as unknown as IdempotencyStore,
+    options: { quotaMultiplier: 10 },
+    log,
+  })
+  return { service, lots, log }
+}
+
 describe('a push that fails after commit', () => {
   it('still answers every bid of the batch, and is logged', async () => {
-    const outcome = (amount: number): OneStatementBid => ({
-      response: {
-        lotId: 7,
-        price: amount,
-        bidCount: 1,
-        endsAt: new Date(NOW + 60_000).toISOString(),
-        leading: true,
-        myMax: null,
-        notLeading: null,
-      },
-      push: {
-        status: 'open',
-        startsAt: NOW - 60_000,
-        reservePrice: null,
-        leaderId: 1,
-        endsAt: NOW + 60_000,
-        outbid: null,
-        leader: '藏友1234',
-        now: NOW,
-      },
-    })
-    const lots = {
-      bidsInOneStatement: true,
-      peekLot: vi.fn(() => Promise.resolve(undefined)),
-      placeBidsInOneStatement: vi.fn((bids: OneStatementBidInput[]) =>
-        Promise.resolve(bids.map((b) => outcome(b.amount))),
-      ),
-    }
     let published = 0
     const bus = {
       publish: vi.fn(() => {
@@ -85,23 +106,7 @@ describe('a push that fails after commit', () => {
         if (published++ > 0) throw new Error('bus down')
       }),
     }
-    const log = { error: vi.fn() }
-    const service = new BiddingService({
-      transact: vi.fn(),
-      clock: new FakeClock(NOW),
-      bus: bus as unknown as EventBus,
-      notices: { add: vi.fn(() => Promise.resolve()) },
-      lots: lots as unknown as BiddingRepository,
-      reads: {
-        priceSteps: vi.fn(() =>
-          Promise.resolve(DEFAULT_PRICE_STEPS.map((s) => ({ from_amount: s.from, step: s.step }))),
-        ),
-      } as unknown as BiddingReads,
-      watches: {} as unknown as WatchRepository,
-      idempotency: {} as unknown as IdempotencyStore,
-      options: { quotaMultiplier: 10 },
-      log,
-    })
+    const { service, lots, log } = oneStatementService(bus)
     const answers = await Promise.all(
       [10_000, 11_000, 12_000].map((amount, i) =>
         service.bid(i + 1, { lotId: 7, amount, proxy: false }),
@@ -113,6 +118,30 @@ describe('a push that fails after commit', () => {
     expect(answers.map((a) => a.price)).toEqual([10_000, 11_000, 12_000])
     expect(bus.publish).toHaveBeenCalledTimes(3)
     expect(log.error).toHaveBeenCalledTimes(2)
+  })
+})
+
+describe("one bidder's queued bids on a lot", () => {
+  it(`are capped at ${MAX_QUEUED_PER_BIDDER}; others bid on, and the cap frees as batches go`, async () => {
+    const { service, lots } = oneStatementService({ publish: vi.fn() })
+    const bid = (userId: number, amount: number) =>
+      service.bid(userId, { lotId: 7, amount, proxy: false }).then(
+        (r) => r.price,
+        (e: unknown) => (e as { code?: string }).code,
+      )
+    const flood = Array.from({ length: MAX_QUEUED_PER_BIDDER + 2 }, (_, i) =>
+      bid(1, 10_000 + i * 100),
+    )
+    const other = bid(2, 20_000)
+    const answers = await Promise.all(flood)
+    expect(answers.slice(0, MAX_QUEUED_PER_BIDDER)).toEqual(
+      Array.from({ length: MAX_QUEUED_PER_BIDDER }, (_, i) => 10_000 + i * 100),
+    )
+    expect(answers.slice(MAX_QUEUED_PER_BIDDER)).toEqual(['RATE_LIMITED', 'RATE_LIMITED'])
+    expect(await other).toBe(20_000)
+    // The batch has gone: the bidder may queue again.
+    expect(await bid(1, 30_000)).toBe(30_000)
+    expect(lots.placeBidsInOneStatement).toHaveBeenCalledTimes(2)
   })
 })
 

@@ -77,6 +77,13 @@ export interface BiddingDeps {
 
 /** At most this many queued bids on a lot go in one statement. */
 const MAX_BATCH = 64
+/**
+ * At most this many of one bidder's bids wait on one lot at once on an instance; more are refused
+ * with RATE_LIMITED. Stale bids queue on PostgreSQL (the statement refuses them), so without a
+ * cap one client could fill the queue with bids that cannot win and push others' into later
+ * batches — judged later, perhaps after the close. A page sends one bid at a time.
+ */
+export const MAX_QUEUED_PER_BIDDER = 4
 
 interface QueuedBid {
   bid: OneStatementBidInput
@@ -107,6 +114,8 @@ export class BiddingService {
   private readonly displayNames = new Map<number, string>()
   /** Each lot's bids waiting on this instance for the statement before them (bidInOneStatement). */
   private readonly lotQueues = new Map<number, QueuedBid[]>()
+  /** How many bids each bidder has in each lot's queue (`lotId:userId`). */
+  private readonly queuedBy = new Map<string, number>()
 
   constructor(private readonly deps: BiddingDeps) {}
 
@@ -210,6 +219,10 @@ export class BiddingService {
     hash: string,
     idempotencyKey?: string,
   ): Promise<BidResult> {
+    const bidder = `${request.lotId}:${userId}`
+    const queued = this.queuedBy.get(bidder) ?? 0
+    if (queued >= MAX_QUEUED_PER_BIDDER) return Promise.reject(new AppError('RATE_LIMITED'))
+    this.queuedBy.set(bidder, queued + 1)
     return new Promise((resolve, reject) => {
       let queue = this.lotQueues.get(request.lotId)
       if (!queue) {
@@ -217,7 +230,11 @@ export class BiddingService {
         this.lotQueues.set(request.lotId, queue)
         const waiting = queue
         this.drainLot(request.lotId, queue).catch((error: unknown) => {
-          for (const { reject } of waiting) reject(error)
+          if (this.lotQueues.get(request.lotId) === waiting) this.lotQueues.delete(request.lotId)
+          for (const { bid, reject } of waiting.splice(0)) {
+            this.dequeued(`${bid.lotId}:${bid.userId}`)
+            reject(error)
+          }
         })
       }
       queue.push({
@@ -241,6 +258,7 @@ export class BiddingService {
     await Promise.resolve()
     while (queue.length > 0) {
       const batch = queue.splice(0, MAX_BATCH)
+      for (const { bid } of batch) this.dequeued(`${bid.lotId}:${bid.userId}`)
       try {
         const outcomes = await this.placeBatch(batch.map((q) => q.bid))
         // Straight after commit, in order, so pushes for one lot go out in commit order.
@@ -258,6 +276,12 @@ export class BiddingService {
       }
     }
     this.lotQueues.delete(lotId)
+  }
+
+  private dequeued(bidder: string): void {
+    const left = (this.queuedBy.get(bidder) ?? 1) - 1
+    if (left > 0) this.queuedBy.set(bidder, left)
+    else this.queuedBy.delete(bidder)
   }
 
   /** One batch, retried like writeTransaction on a serialisation failure or deadlock. */
