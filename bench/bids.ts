@@ -37,6 +37,7 @@ import {
   REDIS_URL,
   root,
   scratchDatabase,
+  serviceProcesses,
   signedInHeaders,
   startServer,
   writeReport,
@@ -96,8 +97,9 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS * 2 })
 async function load(base: string, fixture: Fixture, mode: Mode, serverPid?: number) {
   const serverCpuBefore = cpuSecondsOf(serverPid)
   const loadCpuBefore = process.cpuUsage()
-  const postgresBefore = cpuSnapshotOf('postgres')
-  const redisBefore = cpuSnapshotOf('redis-server')
+  const services = await serviceProcesses()
+  const postgresBefore = cpuSnapshotOf(services.postgres)
+  const redisBefore = cpuSnapshotOf(services.redis)
   const deadline = performance.now() + SECONDS * 1000
   const latencies: number[] = []
   const statuses: Record<string, number> = {}
@@ -150,8 +152,8 @@ async function load(base: string, fixture: Fixture, mode: Mode, serverPid?: numb
   const seconds = (performance.now() - started) / 1000
   const serverCpuAfter = cpuSecondsOf(serverPid)
   const loadCpu = process.cpuUsage(loadCpuBefore)
-  const postgresCpu = cpuSecondsBetween(postgresBefore, cpuSnapshotOf('postgres'))
-  const redisCpu = cpuSecondsBetween(redisBefore, cpuSnapshotOf('redis-server'))
+  const postgresCpu = cpuSecondsBetween(postgresBefore, cpuSnapshotOf(services.postgres))
+  const redisCpu = cpuSecondsBetween(redisBefore, cpuSnapshotOf(services.redis))
   latencies.sort((a, b) => a - b)
   const accepted = statuses.accepted ?? 0
   // CPU per request and per accepted bid: on a shared machine these move far less than the rates,
@@ -170,10 +172,11 @@ async function load(base: string, fixture: Fixture, mode: Mode, serverPid?: numb
         ? null
         : Number(((serverCpu * 1000) / Math.max(1, accepted)).toFixed(3)),
     loadMsPerRequest: perRequest((loadCpu.user + loadCpu.system) / 1e6),
-    // The other processes on the same cores (0 when the scenario does not use them): with the
-    // server's and the load's, what one request costs the machine in all.
-    postgresMsPerRequest: perRequest(postgresCpu),
-    redisMsPerRequest: perRequest(redisCpu),
+    // The PostgreSQL and Redis servers on the same cores (about 0 when the scenario does not use
+    // them; null when they are not on this machine): with the server's and the load's, what one
+    // request costs the machine in all.
+    postgresMsPerRequest: postgresCpu === null ? null : perRequest(postgresCpu),
+    redisMsPerRequest: redisCpu === null ? null : perRequest(redisCpu),
   }
   return {
     mode,

@@ -11,6 +11,7 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { osInfoHeader, signedHeaders } from '@numisma/contracts/signing'
+import { Redis } from 'ioredis'
 import pg from 'pg'
 import { CatalogRepository } from '../apps/server/src/modules/catalog/repository'
 import { LedgerService } from '../apps/server/src/modules/ledger/service'
@@ -314,30 +315,85 @@ export function cpuSecondsOf(pid: number | undefined): number | undefined {
 /** CLK_TCK, 100 on Linux. */
 const CLOCK_TICKS = 100
 
-/**
- * CPU seconds used so far by every process of this machine whose command is `comm` (e.g. the
- * `postgres` backends, `redis-server`), by pid, so a run can subtract a snapshot taken before
- * it: a process that started meanwhile counts from zero, one that ended is left out.
- */
-export function cpuSnapshotOf(comm: string): Map<number, number> {
-  const snapshot = new Map<number, number>()
+/** Each process's parent and CPU seconds so far, from /proc (pid → [ppid, seconds]). */
+function processTable(): Map<number, [number, number]> {
+  const table = new Map<number, [number, number]>()
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue
     try {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8')
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
-      if (name !== comm) continue
+      // After the command's closing parenthesis: state, ppid, …, utime (12th), stime (13th).
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      snapshot.set(Number(entry), (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS)
+      table.set(Number(entry), [
+        Number(fields[1]),
+        (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS,
+      ])
     } catch {
       // The process ended while we looked.
     }
   }
+  return table
+}
+
+/**
+ * The CPU of the PostgreSQL server the benchmarks use (the postmaster of PG_ADMIN's server and
+ * its children: backends, WAL writer, checkpointer) and of the Redis server at REDIS_URL, found
+ * by their pids so other clusters on the machine do not count. A source that is not on this
+ * machine (another container, a remote host) or not reachable is null.
+ */
+export async function serviceProcesses(): Promise<{
+  postgres: number | null
+  redis: number | null
+}> {
+  let postgres: number | null
+  try {
+    const client = new pg.Client({ connectionString: PG_ADMIN, connectionTimeoutMillis: 2000 })
+    await client.connect()
+    const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid')
+    // Read while this backend lives: its parent is the postmaster.
+    postgres = processTable().get(rows[0]!.pid)?.[0] ?? null
+    await client.end()
+  } catch {
+    postgres = null
+  }
+  let redis: number | null
+  try {
+    const client = new Redis(REDIS_URL, {
+      lazyConnect: true,
+      connectTimeout: 2000,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    })
+    await client.connect()
+    const info = await client.info('server')
+    client.disconnect()
+    const pid = Number(/process_id:(\d+)/.exec(info)?.[1])
+    redis = processTable().has(pid) ? pid : null
+  } catch {
+    redis = null
+  }
+  return { postgres, redis }
+}
+
+/**
+ * CPU seconds used so far by `root` and its children (pid → seconds), so a run can subtract a
+ * snapshot taken before it: a process that started meanwhile counts from zero; one that ended
+ * is left out (the server's pool keeps its backends for a run).
+ */
+export function cpuSnapshotOf(root: number | null): Map<number, number> | null {
+  if (root === null) return null
+  const snapshot = new Map<number, number>()
+  for (const [pid, [ppid, seconds]] of processTable())
+    if (pid === root || ppid === root) snapshot.set(pid, seconds)
   return snapshot
 }
 
-/** CPU seconds `comm`'s processes used between two snapshots of {@link cpuSnapshotOf}. */
-export function cpuSecondsBetween(before: Map<number, number>, after: Map<number, number>) {
+/** CPU seconds used between two snapshots of {@link cpuSnapshotOf} (null if either is). */
+export function cpuSecondsBetween(
+  before: Map<number, number> | null,
+  after: Map<number, number> | null,
+) {
+  if (!before || !after) return null
   let seconds = 0
   for (const [pid, now] of after) seconds += now - (before.get(pid) ?? 0)
   return seconds
