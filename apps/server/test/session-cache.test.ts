@@ -2,12 +2,14 @@ import { COOKIE } from '@numisma/contracts/cookies'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, afterEach, beforeAll, describe, expect, it, type MockInstance, vi } from 'vitest'
 import { PassportRepository } from '../src/modules/passport/repository'
-import type { EventBus, PushEvent } from '../src/platform/event-bus'
+import type { EventBus, PushEvent, RedisEventBus } from '../src/platform/event-bus'
+import { createRedisEventBus } from '../src/platform/redis-bus'
 import { createTestApp, type Session, type SignedCall, type TestApp } from './helpers/app'
 import { testDatabases } from './helpers/databases'
 import { startTwoInstances, type TwoInstances } from './helpers/instances'
 import { staffCaller } from './helpers/mall-orders'
-import { redisAvailable } from './helpers/redis'
+import { REDIS_TEST_URL, redisAvailable } from './helpers/redis'
+import { RedisRelay } from './helpers/redis-relay'
 
 /**
  * ADR 035: signed-in calls check their session's credentials from memory. One query per session,
@@ -163,3 +165,73 @@ describe.runIf(postgres && withRedis)(
     })
   },
 )
+
+/**
+ * Redis pub/sub is not durable: a revocation published while an instance's subscriber is away
+ * never reaches it. The instance clears its cache once it hears the channel again (ADR 035).
+ */
+describe.runIf(withRedis).each(databases)(
+  'session credentials across a Redis outage ($name)',
+  (kind) => {
+    let relay: RedisRelay
+    let bus: RedisEventBus
+    let t: TestApp
+
+    beforeAll(async () => {
+      relay = new RedisRelay(new URL(REDIS_TEST_URL))
+      await relay.start()
+      bus = await createRedisEventBus(`redis://127.0.0.1:${relay.port}`)
+      t = await createTestApp(kind, { bus })
+    })
+    afterAll(async () => {
+      await t.close()
+      await bus.close()
+      await relay.stop()
+    })
+
+    it('reads every session again once the bus is back, so a revocation it missed counts at once', async () => {
+      const user = await t.signIn()
+      expect((await t.call(statistics(user))).statusCode).toBe(200)
+      await relay.stop()
+      // Ended meanwhile by another instance, whose event this one cannot hear: only the table says.
+      await t.database.db
+        .updateTable('sessions')
+        .set({ revoked_at: t.clock.now() })
+        .where('id', '=', user.id)
+        .execute()
+      // Until the bus is back the cached entry is trusted (the TTL bounds it; the clock is still).
+      expect((await t.call(statistics(user))).statusCode).toBe(200)
+      const heardAgain = new Promise<void>((resolve) => {
+        const stop = bus.onResubscribed(() => {
+          stop()
+          resolve()
+        })
+      })
+      await relay.start()
+      await within(heardAgain, 10_000, 'the bus did not report hearing its channel again')
+      const after = await t.call(statistics(user))
+      expect(after.statusCode).toBe(401)
+      expect(after.json().code).toBe('SESSION_INVALID')
+      // And the channel is heard: a revocation published now reaches the instance.
+      const next = await t.signIn()
+      expect((await t.call(statistics(next))).statusCode).toBe(200)
+      const evicted = new Promise<void>((resolve) => {
+        const stop = bus.subscribe((event) => {
+          if (event.type === 'session_revoked' && event.sessionId === next.id) {
+            stop()
+            resolve()
+          }
+        })
+      })
+      bus.publish({ type: 'session_revoked', sessionId: next.id })
+      await evicted
+    })
+  },
+)
+
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(what)), ms).unref()),
+  ])
+}

@@ -46,6 +46,12 @@ export interface EventBus {
    * sockets. The in-process bus has none to ask.
    */
   ready?(): Promise<void>
+  /**
+   * Calls `listener` each time the bus hears its channel again after losing it (a Redis outage,
+   * a killed connection): what was published meanwhile never arrives, so state kept up to date by
+   * events (the session cache, ADR 035) must be dropped. The in-process bus loses nothing.
+   */
+  onResubscribed?(listener: () => void): () => void
 }
 
 /** The listeners of one bus, called in turn; one that throws does not stop the others. */
@@ -132,6 +138,7 @@ interface RedisLike {
 export class RedisEventBus implements EventBus {
   /** Called as a message arrives from Redis, which is already after the publisher went on. */
   private readonly local = new Listeners()
+  private readonly resubscribedListeners = new Set<() => void>()
 
   constructor(
     private readonly publisher: RedisLike,
@@ -162,6 +169,29 @@ export class RedisEventBus implements EventBus {
     return this.local.add(listener)
   }
 
+  onResubscribed(listener: () => void): () => void {
+    this.resubscribedListeners.add(listener)
+    return () => this.resubscribedListeners.delete(listener)
+  }
+
+  /**
+   * The subscriber's connection is up again after a drop (platform/redis-bus.ts calls this on its
+   * `ready`). Subscribes once more and waits for Redis to confirm — ioredis re-sends the
+   * subscription too, but does not say when it took effect; Redis answers a connection's commands
+   * in order, so from here every publish is heard — and only then tells the listeners. Rejects
+   * when the connection dropped again: the next `ready` calls this anew.
+   */
+  async resubscribed(): Promise<void> {
+    await this.subscriber.subscribe(this.channel)
+    for (const listener of this.resubscribedListeners) {
+      try {
+        listener()
+      } catch (error) {
+        this.onError(error)
+      }
+    }
+  }
+
   async ready(): Promise<void> {
     // A connection that is not up fails at once: a PING would wait in ioredis's offline queue.
     for (const [role, client] of [
@@ -176,6 +206,7 @@ export class RedisEventBus implements EventBus {
 
   async close(): Promise<void> {
     this.local.clear()
+    this.resubscribedListeners.clear()
     await Promise.allSettled([this.publisher.quit(), this.subscriber.quit()])
   }
 }

@@ -232,6 +232,11 @@ export class ReadCacheBus implements EventBus {
     return this.inner.subscribe(listener)
   }
 
+  /** The wrapped bus's (never called when it has none: it loses nothing). */
+  onResubscribed(listener: () => void): () => void {
+    return this.inner.onResubscribed?.(listener) ?? (() => undefined)
+  }
+
   /** Hears this instance's publishes at once and every instance's through the bus (so twice). */
   watch(listener: (event: PushEvent) => void): () => void {
     this.taps.add(listener)

@@ -20,6 +20,11 @@ export async function createRedisEventBus(
   await Promise.all([publisher.connect(), subscriber.connect()])
   const bus = new RedisEventBus(publisher, subscriber, onError, channel)
   await bus.start()
+  // Any later `ready` follows a drop: the messages published while the subscriber was away are
+  // lost, and the bus's listeners are told once it hears the channel again (ADR 035).
+  subscriber.on('ready', () => {
+    bus.resubscribed().catch((error: unknown) => onError?.(error))
+  })
   return bus
 }
 

@@ -163,6 +163,21 @@ describe('SessionCache', () => {
     expect(cache.size).toBe(0)
   })
 
+  it('clear forgets every entry and the lookups under way', async () => {
+    const { db, cache } = setUp()
+    db.add('s_a')
+    db.add('s_b')
+    await cache.find('s_a')
+    db.hold()
+    const running = cache.find('s_b')
+    cache.clear()
+    db.release()
+    await running
+    expect(cache.size).toBe(0)
+    await cache.find('s_a')
+    expect(db.lookups).toEqual(['s_a', 's_b', 's_a'])
+  })
+
   it('keeps nothing from a failed lookup, and the next one asks again', async () => {
     const clock = new FakeClock()
     let fail = true
@@ -212,5 +227,27 @@ describe('sessionRevocations', () => {
     await new Promise((resolve) => setImmediate(resolve))
     expect(cache.size).toBe(1)
     await bus.close()
+  })
+
+  it('clears the cache when the bus hears its channel again after losing it, until stopped', async () => {
+    const { db, cache } = setUp()
+    db.add('s_a')
+    const resubscribed = new Set<() => void>()
+    const bus: EventBus = {
+      publish: () => undefined,
+      subscribe: () => () => undefined,
+      close: () => Promise.resolve(),
+      onResubscribed(listener) {
+        resubscribed.add(listener)
+        return () => resubscribed.delete(listener)
+      },
+    }
+    const revocations = sessionRevocations(cache, bus)
+    await cache.find('s_a')
+    for (const listener of resubscribed) listener()
+    expect(cache.size).toBe(0)
+    await cache.find('s_a')
+    revocations.stop()
+    expect(resubscribed.size).toBe(0)
   })
 })

@@ -33,9 +33,11 @@ interface Lookup {
  *   another instance must work here at once;
  * - an entry lives `ttlMs` at most, and never past the session's own expiry;
  * - a logout evicts the entry on its own instance before it answers, and tells the other instances
- *   on the bus ({@link sessionRevocations}), which evict when the message arrives. Should a message
- *   be lost (Redis down at that moment), another instance still accepts the ended session until
- *   its entry's TTL runs out: at most `ttlMs`;
+ *   on the bus ({@link sessionRevocations}), which evict when the message arrives. An instance
+ *   whose subscriber lost the channel (Redis down, connection killed) clears everything once it
+ *   hears the channel again. Should a message be lost otherwise (the publish itself failed),
+ *   another instance still accepts the ended session until its entry's TTL runs out: at most
+ *   `ttlMs`;
  * - concurrent lookups of one id share one query; a lookup under way when its id is evicted
  *   answers those already waiting on it but is not kept (it may have read the row before the
  *   revocation), and a lookup arriving after the eviction starts a query of its own.
@@ -72,6 +74,15 @@ export class SessionCache {
     this.pending.delete(id)
   }
 
+  /**
+   * Forgets every session and every lookup under way, as {@link evict} does one: after the bus
+   * lost messages, any entry may be a revoked session. Cheap: each is read again once.
+   */
+  clear(): void {
+    this.entries.clear()
+    this.pending.clear()
+  }
+
   get size(): number {
     return this.entries.size
   }
@@ -104,20 +115,26 @@ export class SessionCache {
 /**
  * Revocations between instances: `announce` evicts on this instance at once and publishes the
  * event; every instance evicts when it hears one (its own, on Redis, a second time). The event is
- * internal: the push and chat sockets' subscribers pass it over.
+ * internal: the push and chat sockets' subscribers pass it over. When the bus had lost its channel
+ * (a Redis outage) the events published meanwhile are gone, so the whole cache is cleared once it
+ * is back.
  */
 export function sessionRevocations(
   cache: SessionCache,
   bus: EventBus,
 ): { announce(sessionId: string): void; stop(): void } {
-  const stop = bus.subscribe((event) => {
+  const unsubscribe = bus.subscribe((event) => {
     if (event.type === 'session_revoked') cache.evict(event.sessionId)
   })
+  const unwatch = bus.onResubscribed?.(() => cache.clear())
   return {
     announce(sessionId) {
       cache.evict(sessionId)
       bus.publish({ type: 'session_revoked', sessionId })
     },
-    stop,
+    stop() {
+      unsubscribe()
+      unwatch?.()
+    },
   }
 }
