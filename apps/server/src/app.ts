@@ -876,7 +876,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const chatHub = new ChatHub(
       chat,
       clock,
-      (sid) => chatSessions.userOf(sid),
+      (sid) => chatSessions.sessionOf(sid),
       { ...DEFAULT_CHAT_SOCKET_LIMITS, ...options.chat?.socketLimits },
       app.log,
     )

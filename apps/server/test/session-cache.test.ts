@@ -1,4 +1,5 @@
 import { COOKIE } from '@numisma/contracts/cookies'
+import { PUSH_CLOSE_POLICY } from '@numisma/contracts/push'
 import type { FastifyInstance } from 'fastify'
 import { afterAll, afterEach, beforeAll, describe, expect, it, type MockInstance, vi } from 'vitest'
 import { PassportRepository } from '../src/modules/passport/repository'
@@ -10,6 +11,7 @@ import { startTwoInstances, type TwoInstances } from './helpers/instances'
 import { staffCaller } from './helpers/mall-orders'
 import { REDIS_TEST_URL, redisAvailable } from './helpers/redis'
 import { RedisRelay } from './helpers/redis-relay'
+import { watchSocket } from './helpers/watched-socket'
 
 /**
  * ADR 035: signed-in calls check their session's credentials from memory. One query per session,
@@ -112,26 +114,14 @@ describe.runIf(postgres && withRedis)(
         cookies: { [COOKIE.sid]: user.sid },
       })
 
-    /** A socket on B with every frame it receives, from the first. */
-    async function socketOn(b: FastifyInstance, path: string, cookie: string) {
-      const frames: string[] = []
-      const socket = await b.injectWS(
-        path,
-        { headers: { cookie } },
-        { onInit: (ws) => ws.on('message', (data: Buffer) => frames.push(data.toString())) },
-      )
-      await expect.poll(() => frames.length).toBeGreaterThan(0) // the hello
-      return { socket, frames }
-    }
-
-    it('a logout on A is refused on B within 200 ms, though B had the session cached', async () => {
+    it('a logout on A is refused on B within 200 ms, and closes its sockets on B', async () => {
       const { a, b } = both
       const user = await a.signIn()
+      const other = await a.signIn()
       expect((await callB(b, a, user)).statusCode).toBe(200)
       expect((await callB(b, a, user)).statusCode).toBe(200)
       // B answered the second from memory.
       expect(lookups.mock.calls.filter(([id]) => id === user.id)).toHaveLength(1)
-      // The revocation is internal: B's sockets, the user's and staff's, must not hear it.
       await staffCaller(a)
       const staffLogin = await b.inject({
         method: 'POST',
@@ -139,12 +129,16 @@ describe.runIf(postgres && withRedis)(
         payload: { username: 'admin', password: 'staff-test-password' },
       })
       const staffSid = staffLogin.cookies.find((c) => c.name === 'staff_sid')!.value
-      const sockets = [
-        await socketOn(b, '/svc/push/ws', `sid=${user.sid}`),
-        await socketOn(b, '/svc/push/chat', `sid=${user.sid}`),
-        await socketOn(b, '/svc/main/admin/chat/ws', `staff_sid=${staffSid}`),
+      const mine = [
+        await watchSocket(b, '/svc/push/ws', `sid=${user.sid}`),
+        await watchSocket(b, '/svc/push/chat', `sid=${user.sid}`),
       ]
-      const framesBefore = sockets.map((s) => [...s.frames])
+      // Another collector's sockets and a staff socket, which the revocation must leave alone.
+      const others = [
+        await watchSocket(b, '/svc/push/ws', `sid=${other.sid}`),
+        await watchSocket(b, '/svc/push/chat', `sid=${other.sid}`),
+        await watchSocket(b, '/svc/main/admin/chat/ws', `staff_sid=${staffSid}`),
+      ]
 
       expect(
         (await a.call({ method: 'POST', path: '/passport/logout', as: user })).statusCode,
@@ -159,9 +153,22 @@ describe.runIf(postgres && withRedis)(
       expect(answer.statusCode).toBe(401)
       expect(answer.json().code).toBe('SESSION_INVALID')
       expect(refusedAfter).toBeLessThan(200)
-      // B evicted, so every subscriber on B has had the event by now (one delivery loop).
-      expect(sockets.map((s) => s.frames)).toEqual(framesBefore)
-      for (const { socket } of sockets) socket.terminate()
+      // The session's sockets on B are closed, having heard nothing but their hello.
+      for (const socket of mine) {
+        expect(await socket.closed()).toEqual({
+          code: PUSH_CLOSE_POLICY,
+          reason: 'SESSION_INVALID',
+        })
+        expect(socket.frames.map((f) => f.type)).toEqual(['hello'])
+      }
+      // The others stay open and hear nothing of the event: a ping answered is the barrier (the
+      // event reached B's subscribers before the refusal above, and a socket's frames keep order).
+      for (const socket of others) {
+        await socket.pong()
+        expect(socket.socket.readyState).toBe(socket.socket.OPEN)
+        expect(socket.frames.map((f) => f.type)).toEqual(['hello', 'pong'])
+        socket.socket.terminate()
+      }
     })
   },
 )

@@ -31,7 +31,7 @@ export const PushEventSchema = z.discriminatedUnion('type', [
     upTo: z.number().int(),
   }),
   // A session ended by its logout (modules/passport/session-cache.ts): every instance forgets its
-  // cached credentials. Internal between instances: no subscriber sends it to a socket.
+  // cached credentials and closes the session's sockets (push, chat). Never sent to a socket.
   z.object({ type: z.literal('session_revoked'), sessionId: z.string().min(1).max(64) }),
 ])
 export type PushEvent = z.infer<typeof PushEventSchema>

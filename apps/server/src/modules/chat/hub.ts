@@ -5,6 +5,11 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../../platform/clock'
 import { AppError } from '../../platform/errors'
 import type { PushEvent } from '../../platform/event-bus'
+import {
+  CLOSE_REASON_SESSION_ENDED,
+  SessionSockets,
+  type SocketSession,
+} from '../passport/session-sockets'
 import { MAX_BUFFERED_BYTES, TokenBucket } from '../push/limits'
 import type { ChatService } from './service'
 
@@ -80,6 +85,8 @@ interface ChatSocket {
   readonly role: 'user' | 'agent'
   /** The collector (role user), known once the cookie is looked up. */
   userId: number | null
+  /** The collector's session, so that its logout closes the socket (ADR 035). */
+  sessionId: string | null
   staffId: number | null
   /** A staff socket's session check, before each frame and on every sweep. */
   standing: (() => Promise<StaffStanding>) | null
@@ -104,6 +111,7 @@ interface ChatSocket {
 export class ChatHub {
   private readonly byUser = new Map<number, Set<ChatSocket>>()
   private readonly staff = new Set<ChatSocket>()
+  private readonly bySession = new SessionSockets<ChatSocket>()
   /** Re-checks the staff sockets' sessions while any is open (unref'd: it never holds the process). */
   private sweepTimer: ReturnType<typeof setInterval> | null = null
   private sweeping = false
@@ -111,7 +119,8 @@ export class ChatHub {
   constructor(
     private readonly service: ChatService,
     private readonly clock: Clock,
-    private readonly userOf: (sid: string | undefined) => Promise<number | null>,
+    /** The live session a collector's `sid` cookie names (the push role's lookup), or null. */
+    private readonly sessionOf: (sid: string | undefined) => Promise<SocketSession | null>,
     private readonly limits: ChatSocketLimits = DEFAULT_CHAT_SOCKET_LIMITS,
     private readonly log?: Pick<FastifyBaseLogger, 'error' | 'warn'>,
   ) {}
@@ -129,9 +138,9 @@ export class ChatHub {
    * page that is not theirs learns nothing about which keys exist (ADR 018, amended).
    */
   async pictureFor(key: string, sid: string | undefined): Promise<Buffer> {
-    const userId = await this.userOf(sid)
-    if (userId === null) throw new AppError('NOT_FOUND')
-    return this.service.image(key, { userId })
+    const session = await this.sessionOf(sid)
+    if (session === null) throw new AppError('NOT_FOUND')
+    return this.service.image(key, { userId: session.userId })
   }
 
   /**
@@ -162,6 +171,7 @@ export class ChatHub {
       set?.delete(socket)
       if (set?.size === 0) this.byUser.delete(socket.userId)
     }
+    if (socket.sessionId !== null) this.bySession.remove(socket.sessionId, socket)
   }
 
   /** Stops the staff sockets' re-checks (the app is closing). */
@@ -250,8 +260,19 @@ export class ChatHub {
     }
   }
 
-  /** A bus event: a message or a read mark to the conversation's collector and to staff. */
+  /**
+   * A bus event: a message or a read mark to the conversation's collector and to staff. A logout,
+   * here or on another instance, closes the collector's sockets of that session with 1008: each
+   * checked its cookie once, when it opened, and would go on hearing the conversation. Staff
+   * sockets have sessions of their own (the staff sweeps re-check them).
+   */
   deliver(event: PushEvent): void {
+    if (event.type === 'session_revoked') {
+      for (const socket of this.bySession.revoke(event.sessionId)) {
+        this.close(socket, CLOSE_REASON_SESSION_ENDED)
+      }
+      return
+    }
     let frame: ChatServerFrame
     if (event.type === 'chat') frame = { type: 'message', message: event.message }
     else if (event.type === 'chat_read') {
@@ -313,6 +334,7 @@ export class ChatHub {
       connection,
       role,
       userId: null,
+      sessionId: null,
       staffId: null,
       standing: null,
       ready: Promise.resolve(),
@@ -332,18 +354,23 @@ export class ChatHub {
   }
 
   private async identify(socket: ChatSocket, sid: string | undefined): Promise<void> {
-    let userId: number | null = null
+    let session: SocketSession | null = null
     try {
-      userId = await this.userOf(sid)
+      // A session revoked while it was looked up counts as ended (session-sockets.ts).
+      session = await this.bySession.lookUp(() => this.sessionOf(sid))
     } catch (error) {
       this.log?.error({ err: error }, 'chat: session lookup failed')
     }
     if (socket.closed) return
-    if (userId === null) {
+    if (session === null) {
       this.close(socket, CLOSE_REASON_UNAUTHENTICATED)
       return
     }
+    const { userId, sessionId } = session
     socket.userId = userId
+    socket.sessionId = sessionId
+    // In the lookup's turn: a revocation arriving from here on finds the socket.
+    this.bySession.add(sessionId, socket)
     const set = this.byUser.get(userId)
     if (set) set.add(socket)
     else this.byUser.set(userId, new Set([socket]))

@@ -114,10 +114,9 @@ export class SessionCache {
 
 /**
  * Revocations between instances: `announce` evicts on this instance at once and publishes the
- * event; every instance evicts when it hears one (its own, on Redis, a second time). The event is
- * internal: the push and chat sockets' subscribers pass it over. When the bus had lost its channel
- * (a Redis outage) the events published meanwhile are gone, so the whole cache is cleared once it
- * is back.
+ * event; every instance evicts when it hears one (its own, on Redis, a second time), and its push
+ * and chat roles close the session's sockets. When the bus had lost its channel (a Redis outage)
+ * the events published meanwhile are gone, so the whole cache is cleared once it is back.
  */
 export function sessionRevocations(
   cache: SessionCache,

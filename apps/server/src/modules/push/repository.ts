@@ -15,6 +15,8 @@ export interface PushLotRow {
 }
 
 export interface PushSessionRow {
+  /** The session's id (`s_…`), which a `session_revoked` event names. */
+  id: string
   user_id: number
   expires_at: number
   revoked_at: number | null
@@ -48,7 +50,7 @@ export class PushRepository {
   async sessionBySidHash(sidHash: string): Promise<PushSessionRow | undefined> {
     return this.db
       .selectFrom('sessions')
-      .select(['user_id', 'expires_at', 'revoked_at'])
+      .select(['id', 'user_id', 'expires_at', 'revoked_at'])
       .where('sid_hash', '=', sidHash)
       .executeTakeFirst()
   }

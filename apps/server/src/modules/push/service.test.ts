@@ -163,7 +163,7 @@ describe('PushService', () => {
   it("sends an outbid notice and a reminder to that user's sockets only, without the user id", async () => {
     const clock = new FakeClock(NOW)
     const reads = fakeReads([], {
-      [sha256Hex('sid-7')]: { user_id: 7, expires_at: NOW + MINUTE, revoked_at: null },
+      [sha256Hex('sid-7')]: { id: 's_7', user_id: 7, expires_at: NOW + MINUTE, revoked_at: null },
     })
     const service = new PushService(reads, clock, DEFAULT_PUSH_LIMITS)
     const mine = fakeConnection()
@@ -186,8 +186,8 @@ describe('PushService', () => {
   it("tells a user's sockets that an agent wrote to them, and nobody of their own messages", async () => {
     const clock = new FakeClock(NOW)
     const reads = fakeReads([], {
-      [sha256Hex('sid-7')]: { user_id: 7, expires_at: NOW + MINUTE, revoked_at: null },
-      [sha256Hex('sid-8')]: { user_id: 8, expires_at: NOW + MINUTE, revoked_at: null },
+      [sha256Hex('sid-7')]: { id: 's_7', user_id: 7, expires_at: NOW + MINUTE, revoked_at: null },
+      [sha256Hex('sid-8')]: { id: 's_8', user_id: 8, expires_at: NOW + MINUTE, revoked_at: null },
     })
     const service = new PushService(reads, clock, DEFAULT_PUSH_LIMITS)
     const mine = [fakeConnection(), fakeConnection()]
@@ -221,10 +221,10 @@ describe('PushService', () => {
     const { service, reads } = setUp([])
     const connection = fakeConnection()
     reads.sessionBySidHash = () =>
-      Promise.resolve({ user_id: 7, expires_at: NOW - 1, revoked_at: null })
+      Promise.resolve({ id: 's_7', user_id: 7, expires_at: NOW - 1, revoked_at: null })
     await service.identify(service.connect(connection), 'old')
     reads.sessionBySidHash = () =>
-      Promise.resolve({ user_id: 7, expires_at: NOW + MINUTE, revoked_at: NOW - 1 })
+      Promise.resolve({ id: 's_7', user_id: 7, expires_at: NOW + MINUTE, revoked_at: NOW - 1 })
     await service.identify(service.connect(connection), 'revoked')
     expect(connection.sent).toEqual([
       { type: 'hello', userId: null },

@@ -12,6 +12,11 @@ import { sha256Hex } from '../../platform/crypto'
 import type { PushEvent } from '../../platform/event-bus'
 import { maskBidder } from '@numisma/domain/mask'
 import { lotStatusOf } from '../catalog/mappers'
+import {
+  CLOSE_REASON_SESSION_ENDED,
+  SessionSockets,
+  type SocketSession,
+} from '../passport/session-sockets'
 import { type PushLimits, TokenBucket } from './limits'
 import type { PushRepository } from './repository'
 
@@ -43,6 +48,8 @@ export function encodeFrame(message: unknown): Buffer {
 export interface PushClient {
   readonly connection: PushConnection
   userId: number | null
+  /** The session its `sid` cookie named, so that the session's logout closes it (ADR 035). */
+  sessionId: string | null
   /** The lots this socket follows (a subscribe replaces the set). */
   lots: ReadonlySet<number>
   /** Followed lots whose current state the socket has not been sent yet. */
@@ -69,6 +76,7 @@ export class PushService {
   private readonly clients = new Set<PushClient>()
   private readonly byLot = new Map<number, Set<PushClient>>()
   private readonly byUser = new Map<number, Set<PushClient>>()
+  private readonly bySession = new SessionSockets<PushClient>()
 
   constructor(
     private readonly reads: PushReads,
@@ -81,6 +89,7 @@ export class PushService {
     const client: PushClient = {
       connection,
       userId: null,
+      sessionId: null,
       lots: new Set(),
       unsent: new Set(),
       snapshotting: false,
@@ -101,6 +110,7 @@ export class PushService {
     this.clients.delete(client)
     for (const lotId of client.lots) removeFrom(this.byLot, lotId, client)
     if (client.userId !== null) removeFrom(this.byUser, client.userId, client)
+    if (client.sessionId !== null) this.bySession.remove(client.sessionId, client)
   }
 
   /** Open sockets (for tests and the operator's view of the role). */
@@ -110,10 +120,15 @@ export class PushService {
 
   /** The user behind a `sid` cookie, when its session is live; anonymous otherwise. */
   async userOf(sid: string | undefined): Promise<number | null> {
+    return (await this.sessionOf(sid))?.userId ?? null
+  }
+
+  /** The live session a `sid` cookie names, with its user; null for none, ended or expired. */
+  async sessionOf(sid: string | undefined): Promise<SocketSession | null> {
     if (!sid) return null
     const session = await this.reads.sessionBySidHash(sha256Hex(sid))
     const live = session && session.revoked_at === null && session.expires_at > this.clock.now()
-    return live ? session.user_id : null
+    return live ? { userId: session.user_id, sessionId: session.id } : null
   }
 
   /**
@@ -121,16 +136,21 @@ export class PushService {
    * updates still flow) rather than failing it.
    */
   async identify(client: PushClient, sid: string | undefined): Promise<void> {
-    let userId: number | null = null
+    let session: SocketSession | null = null
     try {
-      userId = await this.userOf(sid)
+      // A session revoked while it was looked up counts as ended (session-sockets.ts).
+      session = await this.bySession.lookUp(() => this.sessionOf(sid))
     } catch (error) {
       this.log?.error({ err: error }, 'push: session lookup failed')
     }
     if (client.closed) return
-    client.userId = userId
-    if (userId !== null) addTo(this.byUser, userId, client)
-    this.send(client, { type: 'hello', userId })
+    if (session) {
+      client.userId = session.userId
+      client.sessionId = session.sessionId
+      addTo(this.byUser, session.userId, client)
+      this.bySession.add(session.sessionId, client)
+    }
+    this.send(client, { type: 'hello', userId: client.userId })
   }
 
   /**
@@ -203,8 +223,13 @@ export class PushService {
       // A read is shown on the chat's own sockets; the page that read refreshes its own counts.
       case 'chat_read':
         return
-      // Between instances only (modules/passport/session-cache.ts): never sent to a socket.
+      // A logout, here or on another instance (ADR 035): the session's sockets are closed with
+      // 1008, as they were identified by it once, when they opened; the page opens a new one,
+      // anonymous. The event itself is never sent to a socket.
       case 'session_revoked':
+        for (const client of this.bySession.revoke(event.sessionId)) {
+          this.close(client, CLOSE_REASON_SESSION_ENDED)
+        }
         return
     }
   }
