@@ -22,6 +22,9 @@ export function useStaffChatLive(): boolean {
         inBackground(queryClient.invalidateQueries({ queryKey: ['staff', 'chat'] }))
       },
       onClose: () => setConnected(false),
+      // Signed out (here or in another tab) or no longer allowed: no reconnect; the history's
+      // call meets the same refusal and the app's sign-out handling takes over from there.
+      onEnded: () => inBackground(queryClient.invalidateQueries({ queryKey: ['staff', 'chat'] })),
       onFrame: (frame) => {
         if (frame.type === 'message') {
           addStaffMessage(queryClient, frame.message)

@@ -210,8 +210,14 @@ describe('push manager', () => {
     fire()
     sockets[2]!.accept()
     expect(sockets[2]!.sent).toEqual([{ type: 'subscribe', lotIds: [5, 6] }])
-    // A successful open resets the backoff.
+    // An open alone is no success: a server may accept and close at once.
     sockets[2]!.drop()
+    expect(timers.at(-1)!.ms).toBe(4_000)
+    fire()
+    // The server's greeting is: the backoff starts again.
+    sockets[3]!.accept()
+    sockets[3]!.push({ type: 'hello', userId: null })
+    sockets[3]!.drop()
     expect(timers.at(-1)!.ms).toBe(1_000)
   })
 

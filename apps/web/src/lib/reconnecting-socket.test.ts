@@ -46,7 +46,7 @@ function harness(wanted = { now: true }, heartbeat?: Heartbeat) {
 }
 
 describe('a reconnecting socket', () => {
-  it('reopens after drops with a doubling delay, reset by a successful open', () => {
+  it('reopens after drops with a doubling delay, reset once a socket hears the server', () => {
     const { socket, sockets, timers, events } = harness()
     socket.connect()
     socket.connect()
@@ -61,10 +61,26 @@ describe('a reconnecting socket', () => {
     sockets[1]!.onclose?.()
     expect(timers.map((t) => t.ms)).toEqual([1000, 2000])
     timers[1]!.fn()
+    // Accepted and closed before a word (a server refusing the caller): no success, no reset.
     sockets[2]!.open()
     sockets[2]!.onclose?.()
+    expect(timers.at(-1)!.ms).toBe(4000)
+    timers[2]!.fn()
+    sockets[3]!.open()
+    sockets[3]!.onmessage?.({ data: 'y' })
+    sockets[3]!.onclose?.()
     expect(timers.at(-1)!.ms).toBe(1000)
-    expect(events).toEqual(['open', 'message x', 'close', 'close', 'open', 'close'])
+    expect(events).toEqual([
+      'open',
+      'message x',
+      'close',
+      'close',
+      'open',
+      'close',
+      'open',
+      'message y',
+      'close',
+    ])
     expect(sockets[0]!.sent).toEqual(['a'])
   })
 

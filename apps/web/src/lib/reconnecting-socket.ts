@@ -1,8 +1,9 @@
 import { PUSH_CLOSE_RESTART, restartRetryAfterMs } from '@numisma/contracts/push'
 
 /**
- * A WebSocket that comes back after a drop, with exponential backoff (1 s, 2 s, 4 s … 30 s, reset by
- * a successful open): the push socket (lib/push.ts) and the chat sockets (lib/chat/socket.ts) are
+ * A WebSocket that comes back after a drop, with exponential backoff (1 s, 2 s, 4 s … 30 s, reset
+ * once a socket hears the server — not on open alone: a server that accepts and at once closes, or
+ * never answers, would otherwise be retried every second for good): the push socket (lib/push.ts) and the chat sockets (lib/chat/socket.ts) are
  * both one of these. What a (re)open must do — send the subscriptions again, fetch history again —
  * is the owner's `onOpen`; whether to come back at all is its `wanted`.
  *
@@ -41,8 +42,11 @@ export interface ReconnectingSocketDeps {
   wanted: () => boolean
   onOpen: () => void
   onMessage: (data: unknown) => void
-  /** The socket dropped (a reconnect is scheduled when still wanted). */
-  onClose?: () => void
+  /**
+   * The socket dropped, with the close's code and reason when the server sent one; asked before
+   * `wanted`, so an owner that takes a close as final can say so there.
+   */
+  onClose?: (event?: { code?: number; reason?: string }) => void
   /** 0 ≤ n < 1, for the jitter after a restart (Math.random by default). */
   random?: () => number
   /** Whether an open socket still reaches the server: asked after a quiet spell (see Heartbeat). */
@@ -98,7 +102,6 @@ export function reconnectingSocket(deps: ReconnectingSocketDeps): ReconnectingSo
     current.onopen = () => {
       if (socket !== current) return
       open = true
-      attempt = 0
       lastHeard = now()
       startHeartbeat(current)
       deps.onOpen()
@@ -106,6 +109,7 @@ export function reconnectingSocket(deps: ReconnectingSocketDeps): ReconnectingSo
     current.onmessage = (event) => {
       if (socket !== current) return
       lastHeard = now()
+      attempt = 0
       deps.onMessage(event.data)
     }
     current.onerror = () => undefined
@@ -114,7 +118,7 @@ export function reconnectingSocket(deps: ReconnectingSocketDeps): ReconnectingSo
       socket = null
       open = false
       stopHeartbeat()
-      deps.onClose?.()
+      deps.onClose?.(event)
       const restartMs =
         event?.code === PUSH_CLOSE_RESTART ? restartRetryAfterMs(event.reason ?? '') : undefined
       if (deps.wanted()) scheduleReconnect(restartMs)

@@ -7,7 +7,7 @@ export class FakeWebSocket implements WebSocketLike {
   closed = false
   onopen: (() => void) | null = null
   onmessage: ((event: { data: unknown }) => void) | null = null
-  onclose: (() => void) | null = null
+  onclose: WebSocketLike['onclose'] = null
   onerror: (() => void) | null = null
   send(data: string) {
     this.sent.push(data)

@@ -10,11 +10,13 @@ function harness() {
   const frames: unknown[] = []
   let opens = 0
   let closes = 0
+  const ended: string[] = []
   const chat = openChatSocket({
     url: 'ws://x/svc/push/chat',
     onFrame: (f) => frames.push(f),
     onOpen: () => (opens += 1),
     onClose: () => (closes += 1),
+    onEnded: (reason) => ended.push(reason),
     createSocket: () => {
       const s = new FakeSocket()
       sockets.push(s)
@@ -48,6 +50,7 @@ function harness() {
     frames,
     opens: () => opens,
     closes: () => closes,
+    ended,
   }
 }
 
@@ -74,6 +77,22 @@ describe('openChatSocket', () => {
     h.next()
     h.sockets[2]!.open()
     expect(h.opens()).toBe(2)
+  })
+
+  it('stops for good when the server ends it for who the caller is, not for a rate limit', () => {
+    const h = harness()
+    h.sockets[0]!.open()
+    h.sockets[0]!.onclose?.({ code: 1008, reason: 'rate limited' })
+    expect(h.pending().map((t) => t.ms)).toEqual([1000])
+    expect(h.ended).toEqual([])
+    h.next()
+    h.sockets[1]!.open()
+    // Signed out (here, in another tab or on another instance): every reopen would be refused.
+    h.sockets[1]!.onclose?.({ code: 1008, reason: 'SESSION_INVALID' })
+    expect(h.pending()).toEqual([])
+    expect(h.ended).toEqual(['SESSION_INVALID'])
+    expect(h.closes()).toBe(2)
+    expect(h.sockets).toHaveLength(2)
   })
 
   it('stays closed once closed', () => {

@@ -3,7 +3,7 @@ import {
   type ChatClientFrame,
   type ChatServerFrame,
 } from '@numisma/contracts/chat'
-import { PUSH_ANSWER_MS, PUSH_QUIET_MS } from '@numisma/contracts/push'
+import { PUSH_ANSWER_MS, PUSH_CLOSE_POLICY, PUSH_QUIET_MS } from '@numisma/contracts/push'
 import { browserSocket, reconnectingSocket, type WebSocketLike } from '../reconnecting-socket'
 
 /**
@@ -18,8 +18,14 @@ export interface ChatSocketDeps {
   url: string
   onFrame: (frame: ChatScreenFrame) => void
   onOpen: () => void
-  /** The socket dropped (a reconnect is scheduled). */
+  /** The socket dropped (a reconnect is scheduled unless the close was final: see onEnded). */
   onClose?: () => void
+  /**
+   * The server closed the socket because its caller is not (or no longer) signed in or allowed
+   * (1008 with a reason of {@link FINAL_CLOSE_REASONS}): no reconnect follows, since every one
+   * would be refused the same way. The screen finds out who it is again through its calls.
+   */
+  onEnded?: (reason: string) => void
   createSocket?: (url: string) => WebSocketLike
   setTimer?: (fn: () => void, ms: number) => unknown
   clearTimer?: (handle: unknown) => void
@@ -34,6 +40,13 @@ export interface ChatSocket {
   close(): void
 }
 
+/** Close reasons (with 1008) after which reconnecting cannot help: signed out, not staff. */
+export const FINAL_CLOSE_REASONS: readonly string[] = [
+  'UNAUTHENTICATED',
+  'SESSION_INVALID',
+  'FORBIDDEN',
+]
+
 export function openChatSocket(deps: ChatSocketDeps): ChatSocket {
   let closed = false
   const socket = reconnectingSocket({
@@ -47,7 +60,13 @@ export function openChatSocket(deps: ChatSocketDeps): ChatSocket {
       const frame = parseChatFrame(data)
       if (frame && frame.type !== 'pong') deps.onFrame(frame)
     },
-    onClose: deps.onClose,
+    onClose: (event) => {
+      deps.onClose?.()
+      if (event?.code === PUSH_CLOSE_POLICY && FINAL_CLOSE_REASONS.includes(event.reason ?? '')) {
+        closed = true
+        deps.onEnded?.(event.reason!)
+      }
+    },
     now: deps.now,
     heartbeat: {
       message: JSON.stringify({ type: 'ping' } satisfies ChatClientFrame),

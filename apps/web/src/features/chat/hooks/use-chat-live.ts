@@ -23,6 +23,9 @@ export function useChatLive(): boolean {
         inBackground(queryClient.invalidateQueries({ queryKey: CHAT_MESSAGES_KEY }))
       },
       onClose: () => setConnected(false),
+      // Signed out (here or in another tab) or no longer allowed: no reconnect; the history's
+      // call meets the same refusal and the app's sign-out handling takes over from there.
+      onEnded: () => inBackground(queryClient.invalidateQueries({ queryKey: CHAT_MESSAGES_KEY })),
       onFrame: (frame) => {
         if (frame.type === 'message') addChatMessage(queryClient, frame.message)
       },
