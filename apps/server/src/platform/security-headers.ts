@@ -134,13 +134,6 @@ export function docsDirectives() {
   }
 }
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** Which security policy a route's responses get (set by registerSecurityHeaders). */
-    securityHeaders?: 'docs'
-  }
-}
-
 export async function registerSecurityHeaders(
   app: FastifyInstance,
   options: SecurityHeaderOptions,
@@ -163,15 +156,13 @@ export async function registerSecurityHeaders(
     ...common,
     contentSecurityPolicy: { useDefaults: false, directives: docsDirectives() },
   })
-  // Swagger-ui's routes are added later; each one under a docs prefix gets the looser policy.
-  app.addHook('onRoute', (route) => {
-    if (DOCS_PREFIXES.some((prefix) => route.url.startsWith(prefix))) {
-      route.config = { ...route.config, securityHeaders: 'docs' }
-    }
-  })
-  // In onRequest, before any handler can fail, so errors carry the headers too.
+  // In onRequest, before any handler can fail, so errors carry the headers too. Swagger-ui's
+  // routes (those under a docs prefix) get the looser policy; chosen by the matched route's path,
+  // so no route can opt into it by its config.
   app.addHook('onRequest', (request, reply, done) => {
-    const policy = request.routeOptions.config.securityHeaders === 'docs' ? docs : shop
+    const route = request.routeOptions.url
+    const isDocs = route !== undefined && DOCS_PREFIXES.some((prefix) => route.startsWith(prefix))
+    const policy = isDocs ? docs : shop
     policy(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined))
   })
   app.addHook('onRequest', async (request, reply) => {

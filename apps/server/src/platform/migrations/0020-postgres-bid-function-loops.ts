@@ -10,8 +10,10 @@ import type { MigrationContext } from './index'
  * expressions, with nothing to plan.
  *
  * Same answers, nulls included (a missing number counts as nothing in a sum and is never equal
- * to a lot id, as in the SQL versions): apps/server/test/pg-bid-engine.test.ts compares them with
- * packages/domain on generated inputs, as it did the versions they replace. No-op on SQLite.
+ * to a lot id, as in the SQL versions; the one difference is a running sum past 2⁶³, which the
+ * SQL versions added up as numeric — amounts are at most 2⁵³): apps/server/test/pg-bid-engine.test.ts
+ * compares them with packages/domain on generated inputs, as it did the versions they replace.
+ * The signatures are unchanged, so a release before this migration runs on it. No-op on SQLite.
  */
 export function postgresBidFunctionLoops({ dialect }: MigrationContext) {
   return {
@@ -28,14 +30,14 @@ const FUNCTIONS = [
   `create or replace function numisma_step_at(amount bigint, steps jsonb) returns bigint
    language plpgsql immutable parallel safe as $$
    declare
-     result bigint := (steps->0->>'step')::bigint;
+     result bigint;
    begin
      for i in 0 .. coalesce(jsonb_array_length(steps), 0) - 1 loop
        if amount >= (steps->i->>'from')::bigint then
          result := (steps->i->>'step')::bigint;
        end if;
      end loop;
-     return result;
+     return coalesce(result, (steps->0->>'step')::bigint);
    end $$`,
 
   // quota.ts exposure: each lot's larger of leadingAt and proxyMax, plus unpaid orders.
