@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { artworkUrl } from '../src/modules/media/routes'
 import { SMS_SANDBOX_PREFIX } from '../src/modules/sandbox/sms-sandbox'
-import { createRedisEventBus } from '../src/platform/redis-bus'
-import type { RedisEventBus } from '../src/platform/event-bus'
 import type { Role } from '../src/platform/roles'
 import { createTestApp, type TestApp } from './helpers/app'
 import { testDatabases } from './helpers/databases'
 import { listen, openPush } from './helpers/push-client'
 import { REDIS_TEST_URL, redisAvailable } from './helpers/redis'
 import { RedisRelay } from './helpers/redis-relay'
+import { appWithRelayedBus } from './helpers/relayed-bus'
 
 /**
  * ROLES and /svc/ready (issue 14, ADR 032): an instance registers only the services it is given,
@@ -179,22 +178,15 @@ describe.runIf(withRedis)('GET /svc/ready with REDIS_URL', () => {
 
 describe.runIf(withRedis)('GET /svc/ready with the Redis push bus', () => {
   const sqlite = databases.find((d) => d.name === 'sqlite')!
+  let relayed: Awaited<ReturnType<typeof appWithRelayedBus>>
   let relay: RedisRelay
-  let bus: RedisEventBus
   let t: TestApp
 
   beforeAll(async () => {
-    relay = new RedisRelay(new URL(REDIS_TEST_URL))
-    await relay.start()
-    // The bus alone on the relay: the rate limits' client (redisUrl) would mask it.
-    bus = await createRedisEventBus(`redis://127.0.0.1:${relay.port}`)
-    t = await createTestApp(sqlite, { bus })
+    relayed = await appWithRelayedBus(sqlite)
+    ;({ relay, t } = relayed)
   })
-  afterAll(async () => {
-    await t.close()
-    await bus.close()
-    await relay.stop()
-  })
+  afterAll(() => relayed.close())
 
   it('is 503 naming Redis while the bus’s connections are down or stuck, 200 once back', async () => {
     expect(await status(t, '/svc/ready')).toBe(200)

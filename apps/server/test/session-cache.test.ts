@@ -4,13 +4,13 @@ import type { FastifyInstance } from 'fastify'
 import { afterAll, afterEach, beforeAll, describe, expect, it, type MockInstance, vi } from 'vitest'
 import { PassportRepository } from '../src/modules/passport/repository'
 import type { EventBus, PushEvent, RedisEventBus } from '../src/platform/event-bus'
-import { createRedisEventBus } from '../src/platform/redis-bus'
 import { createTestApp, type Session, type SignedCall, type TestApp } from './helpers/app'
 import { testDatabases } from './helpers/databases'
 import { startTwoInstances, type TwoInstances } from './helpers/instances'
 import { staffCaller } from './helpers/mall-orders'
-import { REDIS_TEST_URL, redisAvailable } from './helpers/redis'
-import { RedisRelay } from './helpers/redis-relay'
+import { redisAvailable } from './helpers/redis'
+import type { RedisRelay } from './helpers/redis-relay'
+import { appWithRelayedBus } from './helpers/relayed-bus'
 import { watchSocket } from './helpers/watched-socket'
 
 /**
@@ -180,21 +180,16 @@ describe.runIf(postgres && withRedis)(
 describe.runIf(withRedis).each(databases)(
   'session credentials across a Redis outage ($name)',
   (kind) => {
+    let relayed: Awaited<ReturnType<typeof appWithRelayedBus>>
     let relay: RedisRelay
     let bus: RedisEventBus
     let t: TestApp
 
     beforeAll(async () => {
-      relay = new RedisRelay(new URL(REDIS_TEST_URL))
-      await relay.start()
-      bus = await createRedisEventBus(`redis://127.0.0.1:${relay.port}`)
-      t = await createTestApp(kind, { bus })
+      relayed = await appWithRelayedBus(kind)
+      ;({ relay, bus, t } = relayed)
     })
-    afterAll(async () => {
-      await t.close()
-      await bus.close()
-      await relay.stop()
-    })
+    afterAll(() => relayed.close())
 
     it('reads every session again once the bus is back, so a revocation it missed counts at once', async () => {
       const user = await t.signIn()
