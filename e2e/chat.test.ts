@@ -296,4 +296,25 @@ describe('the customer-service chat', () => {
     await page.waitForURL((url) => url.searchParams.get('productNo') === productNo)
     await context.close()
   })
+
+  it('a chat open when its session is signed out elsewhere goes to sign-in, and stays there', async () => {
+    const { context, page, user } = await signedInContext(browser)
+    const opened: string[] = []
+    page.on('websocket', (socket) => {
+      if (socket.url().endsWith('/chat')) opened.push(socket.url())
+    })
+    await page.goto('/chat')
+    await page.locator('[data-testid=chat-greeting]').waitFor()
+    await expect.poll(() => opened.length).toBe(1)
+    // Signed out in another tab: the server ends the session and closes its sockets (ADR 035).
+    expect((await mainCall('/passport/logout', { as: user, body: {} })).status).toBe(200)
+    await page.waitForURL((url) => url.pathname === '/passport')
+    expect(new URL(page.url()).searchParams.get('redirect')).toBe('/chat')
+    await screenshot(page, 'chat-signed-out-elsewhere')
+    // The ended socket is not reopened: a reopen would be refused, and before it was retried
+    // every second.
+    await page.waitForTimeout(2_500)
+    expect(opened).toHaveLength(1)
+    await context.close()
+  })
 })

@@ -3,6 +3,8 @@ import { useEffect, useState } from 'react'
 import { inBackground } from '../../../lib/background'
 import { openChatSocket, socketUrl } from '../../../lib/chat/socket'
 import { getClientConfig } from '../../../lib/config'
+import { clearLoginCookies } from '../../../lib/cookies'
+import { startSignIn } from '../../../lib/in-app/sign-in'
 import { addChatMessage, CHAT_MESSAGES_KEY } from '../api/chat-api'
 
 /**
@@ -23,9 +25,14 @@ export function useChatLive(): boolean {
         inBackground(queryClient.invalidateQueries({ queryKey: CHAT_MESSAGES_KEY }))
       },
       onClose: () => setConnected(false),
-      // Signed out (here or in another tab) or no longer allowed: no reconnect; the history's
-      // call meets the same refusal and the app's sign-out handling takes over from there.
-      onEnded: () => inBackground(queryClient.invalidateQueries({ queryKey: CHAT_MESSAGES_KEY })),
+      // The session ended (signed out in another tab, or on another instance): the chat is for
+      // signed-in collectors, so the page forgets the login and goes to sign in, coming back
+      // here, as the route guard does for a signed-out visit.
+      onEnded: () => {
+        clearLoginCookies()
+        const { pathname, search, hash } = window.location
+        startSignIn(pathname + search + hash, 'replace')
+      },
       onFrame: (frame) => {
         if (frame.type === 'message') addChatMessage(queryClient, frame.message)
       },
