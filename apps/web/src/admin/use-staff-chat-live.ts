@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { inBackground } from '../lib/background'
 import { openChatSocket, socketUrl } from '../lib/chat/socket'
-import { addStaffMessage, CONVERSATIONS_KEY } from './staff-queries'
+import { addStaffMessage, CONVERSATIONS_KEY, SESSION_KEY } from './staff-queries'
 
 /**
  * The staff chat socket while the desk is open: every conversation's messages arrive here. A new
@@ -22,9 +22,9 @@ export function useStaffChatLive(): boolean {
         inBackground(queryClient.invalidateQueries({ queryKey: ['staff', 'chat'] }))
       },
       onClose: () => setConnected(false),
-      // Signed out (here or in another tab) or no longer allowed: no reconnect; the history's
-      // call meets the same refusal and the app's sign-out handling takes over from there.
-      onEnded: () => inBackground(queryClient.invalidateQueries({ queryKey: ['staff', 'chat'] })),
+      // Signed out (here or in another tab) or no longer allowed: no reconnect. The session is
+      // read again: without one the console shows its sign-in form, with fewer roles its menu.
+      onEnded: () => inBackground(queryClient.invalidateQueries({ queryKey: SESSION_KEY })),
       onFrame: (frame) => {
         if (frame.type === 'message') {
           addStaffMessage(queryClient, frame.message)
