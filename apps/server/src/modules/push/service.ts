@@ -118,11 +118,6 @@ export class PushService {
     return this.clients.size
   }
 
-  /** The user behind a `sid` cookie, when its session is live; anonymous otherwise. */
-  async userOf(sid: string | undefined): Promise<number | null> {
-    return (await this.sessionOf(sid))?.userId ?? null
-  }
-
   /** The live session a `sid` cookie names, with its user; null for none, ended or expired. */
   async sessionOf(sid: string | undefined): Promise<SocketSession | null> {
     if (!sid) return null
