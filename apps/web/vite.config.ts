@@ -44,7 +44,28 @@ const devProxy = {
   '/svc': { target: SERVER, changeOrigin: true, ws: true },
 }
 
-export default defineConfig({
+/**
+ * The server's renderer of landing pages' first screens (app/first-screen-server.tsx, ADR 026 §9), built
+ * after the client into dist/.ssr, which is never served (a dot folder, like dist/.vite). One file
+ * with its dependencies bundled in: its CSS modules get the same class names as the client's, and
+ * the server needs no web dependency at run time.
+ */
+const ssrBuild = defineConfig({
+  plugins: [react()],
+  resolve: { dedupe: ['react', 'react-dom'] },
+  ssr: { noExternal: true, target: 'node' },
+  // React's production build whatever NODE_ENV the server runs with.
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  build: {
+    ssr: fileURLToPath(new URL('./src/app/first-screen-server.tsx', import.meta.url)),
+    outDir: 'dist/.ssr',
+    emptyOutDir: false,
+    copyPublicDir: false,
+    rollupOptions: { output: { entryFileNames: 'first-screen.js' } },
+  },
+})
+
+const clientBuild = defineConfig({
   plugins: [
     react(),
     passportRoute(),
@@ -92,3 +113,5 @@ export default defineConfig({
   server: { host: true, proxy: devProxy },
   preview: { proxy: devProxy },
 })
+
+export default defineConfig(({ isSsrBuild }) => (isSsrBuild ? ssrBuild : clientBuild))

@@ -319,6 +319,26 @@ export function requestPage<T = unknown>(options: RequestOptions<Page<T>>): Prom
  * that the query function makes, so the first render already shows it.
  */
 export function firstScreenData<T>(options: RequestOptions<T>): () => T | undefined {
-  // Outside a page (unit tests of query options) nothing was inlined: no browser client for it.
-  return () => (typeof document === 'undefined' ? undefined : client().firstScreen(options))
+  return () => {
+    // On the server (app/first-screen-server.tsx) the page is rendered from the answers it inlines.
+    if (renderClient) return renderClient.firstScreen(options)
+    // Outside a page (unit tests of query options) nothing was inlined: no browser client for it.
+    return typeof document === 'undefined' ? undefined : client().firstScreen(options)
+  }
+}
+
+let renderClient: ApiClient | undefined
+
+/**
+ * Renders with `first` answering the landing queries' `initialData` (issue 13: the server renders
+ * a landing page's first screen from the answers it inlines into the same page). Synchronous, so
+ * one render's answers never reach another's.
+ */
+export function renderingWith<R>(first: ApiClient, render: () => R): R {
+  renderClient = first
+  try {
+    return render()
+  } finally {
+    renderClient = undefined
+  }
 }

@@ -75,6 +75,11 @@ const tickSnapshot = (): number => tickNow
  */
 export function useServerNow(running = true): number | undefined {
   const offset = useServerClock()
-  const local = useSyncExternalStore(running ? subscribeTick : noSubscription, tickSnapshot)
+  const local = useSyncExternalStore(
+    running ? subscribeTick : noSubscription,
+    tickSnapshot,
+    // On the server (app/first-screen-server.tsx) the offset is never known: the value is not shown.
+    tickSnapshot,
+  )
   return offset === undefined ? undefined : local + offset
 }

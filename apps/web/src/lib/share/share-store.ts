@@ -55,8 +55,13 @@ function sameInfo(a: ShareInfo | undefined, b: ShareInfo): boolean {
 
 export const shareStore = createShareStore()
 
+/** The page's origin; a stand-in on the server (app/first-screen-server.tsx), which never shares. */
+function pageOrigin(): string {
+  return typeof window === 'undefined' ? 'http://localhost' : window.location.origin
+}
+
 function pageUrl(pathname: string, search: string): string {
-  return new URL(pathname + search, window.location.origin).href
+  return new URL(pathname + search, pageOrigin()).href
 }
 
 /**
@@ -66,17 +71,19 @@ function pageUrl(pathname: string, search: string): string {
 export function useShareInfo(share: PageShare | undefined): void {
   const { pathname, search } = useLocation()
   const pageKey = pathname + search
-  const info = useMemo(
-    () => (share ? toShareInfo(share, pageUrl(pathname, search)) : undefined),
+  // Built in the effect, not while rendering: the page URL needs the browser's origin, and the
+  // server renders landing pages too (app/first-screen-server.tsx).
+  useEffect(
+    () => {
+      if (!share) return
+      const info = toShareInfo(share, pageUrl(pathname, search))
+      shareStore.set(pageKey, info)
+      return () => shareStore.remove(pageKey, info)
+    },
     // By value: pages build a fresh object on every render.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [share?.title, share?.desc, share?.imgUrl, pathname, search],
+    [share?.title, share?.desc, share?.imgUrl, pathname, search, pageKey],
   )
-  useEffect(() => {
-    if (!info) return
-    shareStore.set(pageKey, info)
-    return () => shareStore.remove(pageKey, info)
-  }, [pageKey, info])
 }
 
 /** The share info of the page at this location: what it set, else the shop's default. */
@@ -84,9 +91,10 @@ export function useCurrentShareInfo(): ShareInfo {
   const { pathname, search } = useLocation()
   const { t, i18n } = useTranslation()
   const pageKey = pathname + search
-  const set = useSyncExternalStore(shareStore.subscribe, () => shareStore.get(pageKey))
+  const snapshot = () => shareStore.get(pageKey)
+  const set = useSyncExternalStore(shareStore.subscribe, snapshot, snapshot)
   const fallback = useMemo(
-    () => defaultShareInfo(window.location.origin, t),
+    () => defaultShareInfo(pageOrigin(), t),
     // t changes identity with the language.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [t, i18n.language],
