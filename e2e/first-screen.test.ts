@@ -1,3 +1,5 @@
+import fs from 'node:fs'
+import path from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -30,8 +32,9 @@ afterEach(async () => {
 afterAll(() => browser.close())
 
 /**
- * Watches the page from its first byte: whether a skeleton was ever put on screen before `marker`
- * (the page's data) appeared, and which API calls the page made.
+ * Watches the page from its first byte: whether the app put a skeleton on screen before `marker`
+ * (the page's data) appeared in the app's own #root — the server's first screen in front of it
+ * (ADR 026 §9) is not the app's render — and which API calls the page made.
  */
 async function openWatched(
   url: string,
@@ -48,13 +51,13 @@ async function openWatched(
   await page.addInitScript(`(() => {
     window.__skeletonsBefore = 0
     const observer = new MutationObserver(() => {
-      if (document.querySelector(${JSON.stringify(marker)})) return observer.disconnect()
-      window.__skeletonsBefore += document.querySelectorAll('.adm-skeleton').length
+      if (document.querySelector(${JSON.stringify(`#root ${marker}`)})) return observer.disconnect()
+      window.__skeletonsBefore += document.querySelectorAll('#root .adm-skeleton').length
     })
     observer.observe(document, { childList: true, subtree: true })
   })()`)
   await page.goto(url)
-  await page.locator(marker).first().waitFor()
+  await page.locator(`#root ${marker}`).first().waitFor()
   return {
     page,
     calls,
@@ -94,5 +97,90 @@ describe('first screen', () => {
     const item = await openWatched(`/productDetail?productNo=${productNo}`, '[data-testid=buy-bar]')
     expect(await item.skeletonsBefore()).toBe(0)
     expect(item.calls).not.toContain(`/mallproduct/getMallByProductNo/${productNo}`)
+  })
+})
+
+/** The built entry's own files (index.html's script and its static imports), from Vite's manifest. */
+function entryFiles(): Set<string> {
+  const manifest = JSON.parse(
+    fs.readFileSync(path.join(import.meta.dirname, '../apps/web/dist/.vite/manifest.json'), 'utf8'),
+  ) as Record<string, { file: string; imports?: string[] }>
+  const files = new Set<string>()
+  const visit = (key: string) => {
+    const chunk = manifest[key]
+    if (!chunk || files.has(chunk.file)) return
+    files.add(chunk.file)
+    for (const next of chunk.imports ?? []) visit(next)
+  }
+  visit('index.html')
+  return files
+}
+
+describe('first screen rendered by the server (ADR 026 §9)', () => {
+  it('paints before any script of the app is fetched, and the app takes over in place, never blank', async () => {
+    const context = await phoneContext(browser)
+    opened.push(context)
+    const page = await context.newPage()
+    // Every frame from the first: which element holds the page, and how much text it shows.
+    await page.addInitScript(`(() => {
+      window.__frames = []
+      const sample = () => {
+        const first = document.getElementById('first-screen')
+        const root = document.getElementById('root')
+        const shown = first ?? root
+        if (shown) window.__frames.push({ holder: shown.id, text: shown.innerText.trim().length })
+        if (window.__frames.length < 600) requestAnimationFrame(sample)
+      }
+      requestAnimationFrame(sample)
+    })()`)
+    await page.goto('/')
+    await page.locator('#root [data-testid=special-list] [data-special-id]').first().waitFor()
+    await expect(page.locator('#first-screen').count()).resolves.toBe(0)
+
+    const frames = await page.evaluate<{ holder: string; text: number }[]>('window.__frames')
+    const painted = frames.filter((f) => f.text > 0)
+    expect(painted[0]?.holder).toBe('first-screen')
+    // From the first painted frame on, the page is never blank: the app's page replaces the
+    // server's in one frame.
+    expect(frames.slice(frames.indexOf(painted[0]!)).every((f) => f.text > 0)).toBe(true)
+    expect(frames.at(-1)?.holder).toBe('root')
+
+    // The app's scripts are asked for only once the first screen has painted; the entry is not.
+    const timing = await page.evaluate(() => ({
+      fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Infinity,
+      scripts: performance
+        .getEntriesByType('resource')
+        .filter((e) => /\/assets\/.*\.js$/.test(e.name))
+        .map((e) => ({ name: e.name, start: e.startTime })),
+    }))
+    const entry = entryFiles()
+    const early = timing.scripts
+      .filter((s) => s.start < timing.fcp)
+      .map((s) => new URL(s.name).pathname.slice(1))
+    expect(early.filter((file) => !entry.has(file))).toEqual([])
+    expect(timing.scripts.length).toBeGreaterThan(entry.size + 2)
+
+    // The app works: a tap on a special opens it inside the app.
+    await page.locator('#root [data-special-id]').first().click()
+    await page.waitForURL(/\/specialDetail\?id=\d+/)
+    await page.locator('#root [data-testid=special-lots]').waitFor()
+  })
+
+  it('without scripts, a landing page still shows its data', async () => {
+    const staff = await staffSession()
+    const { specialId, lots } = await createSpecialWithLots(staff, buildSpecial(), [{}])
+    const context = await phoneContext(browser, { javaScriptEnabled: false })
+    opened.push(context)
+    const page = await context.newPage()
+    await page.goto(`/specialDetail?id=${specialId}`)
+    await expect(
+      page.locator('#first-screen [data-testid=special-lots] [data-testid=lot-card]').count(),
+    ).resolves.toBe(1)
+    await page.goto(`/productDetail?id=${lots[0]!.id}`)
+    await expect(page.locator('#first-screen [data-testid=price-band]').count()).resolves.toBe(1)
+    await page.goto('/')
+    await expect(page.locator('#first-screen [data-special-id]').count()).resolves.toBeGreaterThan(
+      0,
+    )
   })
 })

@@ -29,8 +29,12 @@ export function launchBrowser(): Promise<Browser> {
   })
 }
 
-export function phoneContext(browser: Browser): Promise<BrowserContext> {
-  return browser.newContext({
+export async function phoneContext(
+  browser: Browser,
+  options: { javaScriptEnabled?: boolean } = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    ...options,
     viewport: PHONE,
     deviceScaleFactor: 2,
     isMobile: true,
@@ -39,6 +43,26 @@ export function phoneContext(browser: Browser): Promise<BrowserContext> {
     timezoneId: 'America/New_York', // China time must not depend on the phone's zone
     baseURL: baseUrl(),
   })
+  if (options.javaScriptEnabled !== false) context.on('page', waitsForTheApp)
+  return context
+}
+
+/**
+ * A landing page comes with the server's rendering of its first screen, in front of the app's own
+ * until the app's page is on screen (ADR 026 §9): for that moment every element is there twice,
+ * and only the app's copy answers a tap. Loading a page here returns once the app has taken over,
+ * as a collector's taps wait for it. (e2e/first-screen.test.ts watches the first screen itself.)
+ */
+export function waitsForTheApp(page: Page): void {
+  const untilTheApp = async <T>(loaded: Promise<T>): Promise<T> => {
+    const response = await loaded
+    await page.waitForFunction(() => !document.getElementById('first-screen'))
+    return response
+  }
+  const goto = page.goto.bind(page)
+  const reload = page.reload.bind(page)
+  page.goto = (url, options) => untilTheApp(goto(url, options))
+  page.reload = (options) => untilTheApp(reload(options))
 }
 
 let mobileSeq = 0

@@ -9,6 +9,7 @@ import {
   recordToasts,
   screenshot,
   staffSession,
+  waitsForTheApp,
 } from './fixtures'
 import { messagingAppContext, readMessagingApp } from './tools/messaging-app'
 import { nativeAppContext, nativeShares } from './tools/native-app'
@@ -49,8 +50,8 @@ async function configsOf(page: Page): Promise<[string, string][]> {
 
 const SIGNATURE_CALL = '**/svc/main/h5/wechat/jsapi-signature?*'
 
-function microblogContext(): Promise<BrowserContext> {
-  return browser.newContext({
+async function microblogContext(): Promise<BrowserContext> {
+  const context = await browser.newContext({
     viewport: PHONE,
     deviceScaleFactor: 2,
     isMobile: true,
@@ -62,6 +63,8 @@ function microblogContext(): Promise<BrowserContext> {
     // The test reads the clipboard back; the page only writes it.
     permissions: ['clipboard-read', 'clipboard-write'],
   })
+  context.on('page', waitsForTheApp)
+  return context
 }
 
 describe('sharing', () => {

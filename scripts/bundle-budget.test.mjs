@@ -8,7 +8,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { test } from 'node:test'
-import { BUDGETS, closure, filesOf, measureRoute, overBudget } from './bundle-budget.mjs'
+import { APP, BUDGETS, closure, filesOf, measureRoute, overBudget } from './bundle-budget.mjs'
 
 const HOME = 'src/features/home/pages/home-page.tsx'
 const SCRIPT = path.join(import.meta.dirname, 'bundle-budget.mjs')
@@ -87,6 +87,23 @@ test('sizes are summed over the closure: a shared chunk counts once, dynamic chu
     assert.ok(route.css.gzip > 2900 && route.css.gzip < 3200, `css gzip ${route.css.gzip}`)
     assert.ok(route.js.brotli > 8900 && route.js.brotli < 9300, `js brotli ${route.js.brotli}`)
     assert.equal(route.js.raw, 9000)
+  } finally {
+    fs.rmSync(dist, { recursive: true, force: true })
+  }
+})
+
+test('the app the entry imports after the first screen counts for every route', () => {
+  const withApp = structuredClone(manifest)
+  withApp['index.html'].dynamicImports.push(APP)
+  withApp[APP] = { file: 'assets/app.js', isDynamicEntry: true, imports: ['_big.js'] }
+  const dist = fakeDist({ 'assets/big.js': 7000 })
+  fs.writeFileSync(path.join(dist, '.vite/manifest.json'), JSON.stringify(withApp))
+  fs.writeFileSync(path.join(dist, 'assets/app.js'), noise(1000))
+  try {
+    const route = measureRoute(dist, withApp, HOME)
+    assert.ok(route.files.some((f) => f.file === 'assets/app.js'))
+    assert.ok(route.files.some((f) => f.file === 'assets/big.js'))
+    assert.equal(route.js.raw, 4 * 1000 + 1000 + 1000 + 7000)
   } finally {
     fs.rmSync(dist, { recursive: true, force: true })
   }

@@ -14,7 +14,9 @@ const FRAMEWORK =
   /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack|i18next|react-i18next|use-sync-external-store|cookie|@noble)[\\/]/
 
 const src = (file: string) => fileURLToPath(new URL(`./src/${file}`, import.meta.url))
-const SHELL_ROOTS = [src('main.tsx')]
+/** The entry only waits for the first screen's paint; start-shop is the app it then loads. */
+const ENTRY = src('main.tsx')
+const SHELL_ROOTS = [src('app/start-shop.tsx')]
 /** The sign-in app shares the shop's shell, and nothing of its pages. */
 const PASSPORT_ROOTS = [src('passport/main.tsx')]
 /** The console's modules stay in the bundler's own chunks: it never loads shop code or CSS. */
@@ -130,6 +132,9 @@ export function firstLoadChunks(): (id: string, graph: ModuleGraph) => string | 
       // The entry and the pages stay chunks of their own that import these (the manifest and the
       // router's lazy imports name them).
       for (const root of [...SHELL_ROOTS, ...HOME_ROOTS, ...ITEM_ROOTS]) owner.delete(root)
+      // What the entry itself imports stays with it: in the shell it would make the entry import
+      // the shell, which must wait for the first screen's paint.
+      for (const m of reach([ENTRY], graph)) owner.delete(m)
     }
     return owner.get(id) ?? null
   }

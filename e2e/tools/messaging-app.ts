@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { baseUrl, PHONE } from '../fixtures'
+import { baseUrl, PHONE, waitsForTheApp } from '../fixtures'
 
 /**
  * The messaging app's browser, simulated for journeys (issue 11): a phone-sized context whose user
@@ -89,6 +89,7 @@ export async function messagingAppContext(
     baseURL: baseUrl(),
     userAgent: MESSAGING_APP_USER_AGENT,
   })
+  context.on('page', waitsForTheApp)
   await context.route(/^https?:\/\/[^/]*\.(weixin|qq)\.com\//, (route) => route.abort())
   await context.addInitScript(simulatedApp, { wx: SANDBOX_WX, wxpay: SANDBOX_WXPAY })
   return context

@@ -9,7 +9,7 @@ import {
 } from '@numisma/contracts/native-bridge'
 import type { ShareInfo } from '@numisma/contracts/share'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { baseUrl, PHONE, type TestUser } from '../fixtures'
+import { baseUrl, PHONE, waitsForTheApp, type TestUser } from '../fixtures'
 
 /**
  * Our native app, simulated for the journeys (DESIGN §7; the contract is docs/native-bridge.md).
@@ -68,6 +68,7 @@ export async function nativeAppContext(
     baseURL: baseUrl(),
     userAgent: NATIVE_USER_AGENT,
   })
+  context.on('page', waitsForTheApp)
   const app: NativeAppState = {
     userData: null,
     calls: [],

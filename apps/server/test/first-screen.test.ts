@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { FIRST_SCREEN_GLOBAL } from '@numisma/contracts/client-config'
 import { COOKIE } from '@numisma/contracts/cookies'
 import { CatalogRepository } from '../src/modules/catalog/repository'
+import { FIRST_SCREEN_CACHE_MS } from '../src/platform/first-screen'
 import { seedCatalogue } from '../src/seed/catalogue'
 import { createTestApp, type TestApp } from './helpers/app'
 import { testDatabases } from './helpers/databases'
@@ -13,15 +14,19 @@ import { testDatabases } from './helpers/databases'
 const databases = await testDatabases()
 
 /** A built dist the way Vite leaves it, with a manifest of the three landing routes (issue 13). */
-function builtDist(): string {
+function builtDist(renderer?: string): string {
   const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'numisma-first-'))
+  if (renderer !== undefined) {
+    fs.mkdirSync(path.join(dist, '.ssr'))
+    fs.writeFileSync(path.join(dist, '.ssr', 'first-screen.js'), renderer)
+  }
   fs.mkdirSync(path.join(dist, 'assets'))
   fs.mkdirSync(path.join(dist, '.vite'))
   const page = `<!doctype html><html><head><!--numisma-config-->
 <script type="module" crossorigin src="/assets/index-1.js"></script>
 <link rel="modulepreload" crossorigin href="/assets/framework-1.js">
 <link rel="stylesheet" crossorigin href="/assets/framework-1.css">
-</head><body><div id="root"></div>${'<p>shop</p>'.repeat(150)}</body></html>`
+</head><body><div id="root"><p>brand</p><!--/root--></div>${'<p>shop</p>'.repeat(150)}</body></html>`
   for (const name of ['index.html', 'passport.html', 'admin.html']) {
     fs.writeFileSync(path.join(dist, name), page)
   }
@@ -30,6 +35,17 @@ function builtDist(): string {
       file: 'assets/index-1.js',
       isEntry: true,
       imports: ['_framework-1.js'],
+      dynamicImports: ['src/app/start-shop.tsx'],
+    },
+    'src/app/start-shop.tsx': {
+      file: 'assets/start-shop-1.js',
+      isDynamicEntry: true,
+      imports: ['_shell-1.js', '_framework-1.js'],
+    },
+    '_shell-1.js': {
+      file: 'assets/shell-1.js',
+      imports: ['_framework-1.js'],
+      css: ['assets/shell-1.css'],
     },
     '_framework-1.js': { file: 'assets/framework-1.js', css: ['assets/framework-1.css'] },
     '_landing-1.js': {
@@ -41,7 +57,7 @@ function builtDist(): string {
     'src/features/home/pages/home-page.tsx': {
       file: 'assets/home-page-1.js',
       isDynamicEntry: true,
-      imports: ['_framework-1.js', '_landing-1.js'],
+      imports: ['_framework-1.js', '_shell-1.js', '_landing-1.js'],
       dynamicImports: ['src/features/home/components/home-feed.tsx'],
     },
     'src/features/home/components/home-feed.tsx': {
@@ -218,3 +234,118 @@ describe.each(databases)('first screen without an API round trip (issue 13) on $
     expect(script).not.toContain('<')
   })
 })
+
+/**
+ * A stand-in for the web build's renderer (apps/web/src/app/first-screen-server.tsx, whose own
+ * output e2e/first-screen.test.ts checks in a browser): it shows what it was given, counts its
+ * renders, hoists a picture preload ahead of its markup as React does, and fails for lot 13.
+ */
+const RENDERER = `let renders = 0
+export function renderFirstScreen({ url, bodies, config }) {
+  if (url.includes('id=13')) throw new Error('render failed')
+  renders += 1
+  return '<link rel="preload" as="image" href="/hoisted.svg"><main data-renders="' + renders +
+    '" data-url="' + url + '" data-env="' + config.env + '">' +
+    Object.keys(bodies).sort().join(' ') + '</main>'
+}
+`
+
+describe.each(databases)(
+  'the first screen rendered by the server (ADR 026 §9) on $name',
+  (kind) => {
+    let t: TestApp
+    let dist: string
+
+    beforeAll(async () => {
+      dist = builtDist(RENDERER)
+      t = await createTestApp(kind, { webDist: dist })
+      await seedCatalogue(new CatalogRepository(t.database.db), t.clock.now())
+    })
+    afterAll(async () => {
+      await t.close()
+      fs.rmSync(dist, { recursive: true, force: true })
+    })
+
+    const page = (url: string, headers: Record<string, string> = {}) =>
+      t.inject({ method: 'GET', url, headers })
+    const firstScreenOf = (html: string) =>
+      /<div id="first-screen">(.*?)<\/div><div id="root"><!--\/root--><\/div>/.exec(html)?.[1]
+
+    it('home: rendered from the answers inlined in the same page, in front of an empty #root', async () => {
+      const res = await page('/')
+      const rendered = firstScreenOf(res.body)
+      expect(rendered).toContain(Object.keys(inlined(res.body)!).sort().join(' '))
+      // The brand row index.html paints while the app loads is not needed under a first screen.
+      expect(res.body).not.toContain('<p>brand</p>')
+      // React's own preloads of the pictures are dropped: the page preloads its main one.
+      expect(rendered).not.toContain('hoisted.svg')
+      expect(res.body.match(/rel="preload" as="image"/g)).toHaveLength(1)
+    })
+
+    it('its stylesheets come with it, its scripts only after it has painted', async () => {
+      const res = await page('/')
+      const head = res.body.slice(0, res.body.indexOf('</head>'))
+      for (const css of ['shell-1.css', 'landing-1.css', 'framework-1.css']) {
+        expect(head).toContain(`<link rel="stylesheet" crossorigin href="/assets/${css}">`)
+      }
+      // The entry (index.html's own tags) stays; the app and the route are fetched by the entry.
+      expect(head).toContain('src="/assets/index-1.js"')
+      for (const js of ['start-shop-1.js', 'shell-1.js', 'home-page-1.js', 'landing-1.js']) {
+        expect(head, js).not.toContain(js)
+      }
+    })
+
+    it('a page without a first screen preloads the app, and its stylesheets', async () => {
+      const res = await page('/ucenter')
+      expect(firstScreenOf(res.body)).toBeUndefined()
+      expect(res.body).toContain('<p>brand</p>')
+      for (const js of ['start-shop-1.js', 'shell-1.js']) {
+        expect(res.body).toContain(`<link rel="modulepreload" crossorigin href="/assets/${js}">`)
+      }
+      expect(res.body).toContain('<link rel="stylesheet" crossorigin href="/assets/shell-1.css">')
+      // Each file named once: framework-1 is already index.html's.
+      expect(res.body.match(/framework-1\.js/g)).toHaveLength(1)
+    })
+
+    it('none for a signed-in visitor or one who reads English: the app renders theirs', async () => {
+      for (const cookie of [
+        `${COOKIE.sid}=abc`,
+        `${COOKIE.locale}=en`,
+        `a=1; ${COOKIE.locale}=EN`,
+      ]) {
+        const res = await page('/', { cookie })
+        expect(firstScreenOf(res.body), cookie).toBeUndefined()
+        expect(res.body, cookie).toContain('href="/assets/home-page-1.js"')
+      }
+      const chinese = await page('/', { cookie: `${COOKIE.locale}=zh-CN` })
+      expect(firstScreenOf(chinese.body)).toBeDefined()
+    })
+
+    it('a render that fails leaves the plain page with its scripts', async () => {
+      const res = await page('/productDetail?id=13')
+      expect(res.statusCode).toBe(200)
+      expect(firstScreenOf(res.body)).toBeUndefined()
+      expect(res.body).toContain('<p>brand</p>')
+      expect(res.body).toContain('href="/assets/product-detail-route-1.js"')
+    })
+
+    it('one render serves every visitor while the answers are the same, whatever the query adds', async () => {
+      const rendered = async (url: string) => {
+        const main = firstScreenOf((await page(url)).body) ?? ''
+        return {
+          renders: Number(/data-renders="(\d+)"/.exec(main)?.[1]),
+          url: /data-url="([^"]*)"/.exec(main)?.[1],
+        }
+      }
+      const home = await rendered('/')
+      expect(home.url).toBe('/')
+      expect(await rendered('/?from=share&x=1')).toEqual(home)
+      const lot = await rendered('/productDetail?id=2&from=share')
+      expect(lot.url).toBe('/productDetail?id=2')
+      // A lot's answer is asked for on every visit; unchanged, it is not rendered again.
+      expect(await rendered('/productDetail?id=2')).toEqual(lot)
+      t.clock.advance(FIRST_SCREEN_CACHE_MS)
+      expect((await rendered('/')).renders).toBeGreaterThan(lot.renders)
+    })
+  },
+)

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { type ClientConfig, FIRST_SCREEN_GLOBAL } from '@numisma/contracts/client-config'
 import { COOKIE } from '@numisma/contracts/cookies'
 import { osInfoHeader, randomUuid, signedHeaders } from '@numisma/contracts/signing'
@@ -34,6 +36,8 @@ interface Call {
 interface Plan {
   /** The route module in the web manifest whose static imports the page needs. */
   route: string
+  /** The page's URL with only what the page reads of it: what its first screen is rendered for. */
+  page: string
   calls: Call[]
   /** The later calls are only made once the first one's answer is on screen. */
   afterFirst?: boolean
@@ -77,6 +81,7 @@ export function planFor(url: string): Plan | undefined {
     case '/':
       return {
         route: HOME,
+        page: '/',
         calls: [
           { service: 'main', path: '/mall/advertis/0' },
           { service: 'main', path: '/meta/@category' },
@@ -86,10 +91,11 @@ export function planFor(url: string): Plan | undefined {
       }
     case '/specialDetail': {
       const id = positiveId(params.get('id'))
-      if (id === undefined) return { route: SPECIAL, calls: [], picture: () => undefined }
+      if (id === undefined) return { route: SPECIAL, page: '', calls: [], picture: () => undefined }
       const p = `/special/${id}`
       return {
         route: SPECIAL,
+        page: `/specialDetail?id=${id}`,
         afterFirst: true,
         calls: [{ service: 'main', path: p }],
         picture: (body) => {
@@ -109,6 +115,7 @@ export function planFor(url: string): Plan | undefined {
         const item = `/mallproduct/getMallByProductNo/${no}`
         return {
           route: PRODUCT,
+          page: `/productDetail?productNo=${no}`,
           calls: [
             { service: 'main', path: item },
             { service: 'main', path: `/mallproduct/getMallCoupons/${no}` },
@@ -117,10 +124,11 @@ export function planFor(url: string): Plan | undefined {
         }
       }
       const id = positiveId(params.get('id'))
-      if (id === undefined) return { route: PRODUCT, calls: [], picture: () => undefined }
+      if (id === undefined) return { route: PRODUCT, page: '', calls: [], picture: () => undefined }
       const lot = `/auction/${id}`
       return {
         route: PRODUCT,
+        page: `/productDetail?id=${id}`,
         // The price steps are asked for as soon as the lot is on screen. The server time never
         // comes inlined: its offset is measured over the request's own round trip, and a time
         // stamped when the HTML was made would run every countdown slow by the page's load time.
@@ -141,17 +149,31 @@ export function planFor(url: string): Plan | undefined {
 interface ManifestChunk {
   file: string
   imports?: string[]
+  dynamicImports?: string[]
   css?: string[]
 }
 
-/** The modulepreload and stylesheet links of each landing route not already in index.html. */
-export function routeLinks(distDir: string, indexHtml: string): Map<string, string> {
-  const links = new Map<string, string>()
+/** The chunks a module needs, as `<link>` tags: scripts to preload and stylesheets. */
+export interface ChunkLinks {
+  scripts: string
+  styles: string
+}
+
+/** The app the entry loads (apps/web/src/main.tsx): start-up, the shell and the framework. */
+export const APP = 'src/app/start-shop.tsx'
+
+/**
+ * The modulepreload and stylesheet links of the app and of each landing route, less what
+ * index.html already names. The app's are in every page (web-app.ts); a route's in its pages.
+ */
+export function routeLinks(distDir: string, indexHtml: string): Map<string, ChunkLinks> {
+  const links = new Map<string, ChunkLinks>()
   const file = path.join(distDir, '.vite', 'manifest.json')
   if (!fs.existsSync(file)) return links
   const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, ManifestChunk>
   const inIndex = (asset: string) => indexHtml.includes(`/${asset}"`)
-  for (const route of [HOME, SPECIAL, PRODUCT]) {
+  const ofApp = new Set<string>()
+  for (const route of [APP, HOME, SPECIAL, PRODUCT]) {
     if (!manifest[route]) continue
     const scripts: string[] = []
     const styles: string[] = []
@@ -161,18 +183,18 @@ export function routeLinks(distDir: string, indexHtml: string): Map<string, stri
       if (!chunk || seen.has(key)) return
       seen.add(key)
       for (const dep of chunk.imports ?? []) visit(dep)
-      if (!inIndex(chunk.file)) scripts.push(chunk.file)
+      if (!inIndex(chunk.file) && !ofApp.has(chunk.file)) scripts.push(chunk.file)
       for (const css of chunk.css ?? [])
-        if (!inIndex(css) && !styles.includes(css)) styles.push(css)
+        if (!inIndex(css) && !ofApp.has(css) && !styles.includes(css)) styles.push(css)
     }
     visit(route)
-    links.set(
-      route,
-      [
-        ...scripts.map((f) => `<link rel="modulepreload" crossorigin href="/${attr(f)}">`),
-        ...styles.map((f) => `<link rel="stylesheet" crossorigin href="/${attr(f)}">`),
-      ].join(''),
-    )
+    if (route === APP) for (const f of [...scripts, ...styles]) ofApp.add(f)
+    links.set(route, {
+      scripts: scripts
+        .map((f) => `<link rel="modulepreload" crossorigin href="/${attr(f)}">`)
+        .join(''),
+      styles: styles.map((f) => `<link rel="stylesheet" crossorigin href="/${attr(f)}">`).join(''),
+    })
   }
   return links
 }
@@ -183,25 +205,74 @@ const CACHE_LIMIT = 500
 
 /** True when the visitor's cookies carry a session (the HttpOnly sid or the spec §3 login). */
 export function hasSession(request: FastifyRequest): boolean {
+  const login: string[] = [COOKIE.sid, COOKIE.id, COOKIE.key, COOKIE.userId]
+  return cookieNames(request).some(([name]) => login.includes(name))
+}
+
+/** True when the visitor chose English (the web app's `lang` cookie): the server renders Chinese. */
+export function choseEnglish(request: FastifyRequest): boolean {
+  return cookieNames(request).some(
+    ([name, value]) => name === COOKIE.locale && value.toLowerCase().startsWith('en'),
+  )
+}
+
+function cookieNames(request: FastifyRequest): [string, string][] {
   const header = request.headers.cookie
-  if (!header) return false
-  const names = new Set(header.split(';').map((part) => part.split('=')[0]!.trim()))
-  return [COOKIE.sid, COOKIE.id, COOKIE.key, COOKIE.userId].some((name) => names.has(name))
+  if (!header) return []
+  return header.split(';').map((part) => {
+    const at = part.indexOf('=')
+    return at === -1 ? [part.trim(), ''] : [part.slice(0, at).trim(), part.slice(at + 1).trim()]
+  })
+}
+
+/** The web app's server renderer (apps/web/src/app/first-screen-server.tsx, built into dist/.ssr). */
+export interface Renderer {
+  renderFirstScreen(input: {
+    url: string
+    config: ClientConfig
+    bodies: Record<string, unknown>
+    now: number
+  }): string | undefined
+}
+
+/** Loads the built renderer; undefined when the web app was built without it. */
+export async function loadRenderer(distDir: string): Promise<Renderer | undefined> {
+  const file = path.join(distDir, '.ssr', 'first-screen.js')
+  if (!fs.existsSync(file)) return undefined
+  const loaded = (await import(pathToFileURL(file).href)) as Partial<Renderer>
+  return typeof loaded.renderFirstScreen === 'function' ? (loaded as Renderer) : undefined
+}
+
+/**
+ * React puts a preload of every eager picture ahead of the markup it renders to a string; the
+ * page already preloads its main picture with a high priority, and the rest are the browser's to
+ * order.
+ */
+const HOISTED_PRELOADS = /^(?:<link rel="preload" as="image"[^>]*>)+/
+
+export interface FirstScreenPage {
+  /** What goes before </head>. */
+  head: string
+  /** The server-rendered first screen for #root, when there is one. */
+  root?: string
 }
 
 export interface FirstScreen {
-  /** What goes before </head> for this URL, or undefined for any other page. */
-  head(request: FastifyRequest): Promise<string | undefined>
+  /** This URL's additions to index.html, or undefined when it is no landing page. */
+  page(request: FastifyRequest): Promise<FirstScreenPage | undefined>
 }
 
 export function firstScreen(
   app: FastifyInstance,
   config: ClientConfig,
-  links: Map<string, string>,
+  links: Map<string, ChunkLinks>,
   now: () => number,
+  renderer?: Renderer,
 ): FirstScreen {
   const cache = new Map<string, { at: number; body: Promise<unknown> }>()
+  const rendered = new Map<string, { at: number; html: string | undefined }>()
   const osInfo = osInfoHeader()
+  const log = app.log.child({ module: 'first-screen' })
 
   /** The call signed exactly like an anonymous browser; the body of a 2xx, else undefined. */
   async function fetchBody(call: Call, deviceId: string): Promise<unknown> {
@@ -234,27 +305,46 @@ export function firstScreen(
     }
   }
 
+  /** A value made at most FIRST_SCREEN_CACHE_MS ago for the same key, else a new one. */
+  function reused<T>(map: Map<string, { at: number } & T>, key: string, make: () => T): T {
+    const at = now()
+    const hit = map.get(key)
+    if (hit && at - hit.at < FIRST_SCREEN_CACHE_MS && at >= hit.at) return hit
+    if (map.size >= CACHE_LIMIT) {
+      for (const [k, v] of map) if (at - v.at >= FIRST_SCREEN_CACHE_MS) map.delete(k)
+      if (map.size >= CACHE_LIMIT) map.clear()
+    }
+    const made = { ...make(), at }
+    map.set(key, made)
+    return made
+  }
+
   function body(call: Call, deviceId: string): Promise<unknown> {
     if (call.live) return fetchBody(call, deviceId).catch(() => undefined)
-    const key = `${call.service}${call.path}`
-    const at = now()
-    const hit = cache.get(key)
-    if (hit && at - hit.at < FIRST_SCREEN_CACHE_MS && at >= hit.at) return hit.body
-    if (cache.size >= CACHE_LIMIT) {
-      for (const [k, v] of cache) if (at - v.at >= FIRST_SCREEN_CACHE_MS) cache.delete(k)
-      if (cache.size >= CACHE_LIMIT) cache.clear()
+    return reused(cache, `${call.service}${call.path}`, () => ({
+      body: fetchBody(call, deviceId).catch(() => undefined),
+    })).body
+  }
+
+  /** The first screen from the inlined answers; undefined (the client renders it) on any failure. */
+  function render(url: string, bodies: Record<string, unknown>): string | undefined {
+    if (!renderer) return undefined
+    try {
+      return renderer
+        .renderFirstScreen({ url, config, bodies, now: now() })
+        ?.replace(HOISTED_PRELOADS, '')
+    } catch (error) {
+      log.warn({ err: error, url }, 'first screen not rendered')
+      return undefined
     }
-    const pending = fetchBody(call, deviceId).catch(() => undefined)
-    cache.set(key, { at, body: pending })
-    return pending
   }
 
   return {
-    async head(request) {
+    async page(request) {
       const plan = planFor(request.url)
       if (!plan) return undefined
-      const chunks = links.get(plan.route) ?? ''
-      if (hasSession(request)) return chunks
+      const chunks = links.get(plan.route) ?? { scripts: '', styles: '' }
+      if (hasSession(request)) return { head: chunks.scripts + chunks.styles }
       const deviceId = `first-screen-${randomUuid()}`
       const bodies = await Promise.all(plan.calls.map((call) => body(call, deviceId)))
       if (plan.afterFirst && bodies[0] === undefined) bodies.fill(undefined)
@@ -266,16 +356,34 @@ export function firstScreen(
         inlined[`${config.services[call.service]}${call.path}`] = value
         byPath.set(call.path, value)
       })
+      // Rendered for the page's own URL (what else the query holds changes nothing on screen)
+      // and reused while the answers are the same, so neither random query strings nor a crowd
+      // on a lot costs a render per visitor.
+      const root =
+        choseEnglish(request) || Object.keys(inlined).length === 0
+          ? undefined
+          : reused(rendered, `${plan.page} ${digest(inlined)}`, () => ({
+              html: render(plan.page, inlined),
+            })).html
       const picture = plan.picture((p) => field(byPath.get(p), 'data'))
-      return [
-        Object.keys(inlined).length > 0 ? dataBlock(FIRST_SCREEN_GLOBAL, inlined) : '',
-        picture
-          ? `<link rel="preload" as="image" fetchpriority="high" href="${attr(picture)}">`
-          : '',
-        chunks,
-      ].join('')
+      return {
+        head: [
+          Object.keys(inlined).length > 0 ? dataBlock(FIRST_SCREEN_GLOBAL, inlined) : '',
+          picture
+            ? `<link rel="preload" as="image" fetchpriority="high" href="${attr(picture)}">`
+            : '',
+          // A rendered first screen paints before any script is fetched (apps/web/src/main.tsx).
+          root === undefined ? chunks.scripts : '',
+          chunks.styles,
+        ].join(''),
+        root,
+      }
     },
   }
+}
+
+function digest(value: unknown): string {
+  return createHash('sha256').update(JSON.stringify(value)).digest('base64url')
 }
 
 function attr(value: string): string {

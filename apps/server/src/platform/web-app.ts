@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static'
 import { CLIENT_CONFIG_GLOBAL, type ClientConfig } from '@numisma/contracts/client-config'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { COMPRESSION_THRESHOLD } from './compression'
-import { dataBlock, firstScreen, routeLinks } from './first-screen'
+import { APP, dataBlock, firstScreen, loadRenderer, routeLinks } from './first-screen'
 
 const PLACEHOLDER = '<!--numisma-config-->'
 
@@ -75,6 +75,22 @@ export function preferredEncoding(header: string | undefined): 'br' | 'gzip' | u
   return gzip > 0 ? 'gzip' : undefined
 }
 
+function beforeHeadEnd(html: string, tags: string): string {
+  const at = html.lastIndexOf('</head>')
+  return at === -1 || tags === '' ? html : `${html.slice(0, at)}${tags}${html.slice(at)}`
+}
+
+/** index.html's #root, between its markers (the brand row painted while the app loads). */
+const ROOT = /<div id="root">[\s\S]*?<!--\/root-->/
+
+/**
+ * A server-rendered first screen in front of an empty #root (ADR 026 §9): the app renders into
+ * #root beneath it, and its first page takes it away (apps/web/src/lib/first-screen-paint.ts).
+ */
+function withRoot(html: string, root: string): string {
+  return html.replace(ROOT, () => `<div id="first-screen">${root}</div><div id="root"><!--/root-->`)
+}
+
 const NOT_BUILT = `<!doctype html><meta charset="utf-8"><title>Numisma</title>
 <p>The web app is not built. Run <code>npm run build</code> (or <code>npm start</code>, which builds it).</p>`
 
@@ -93,7 +109,13 @@ export async function serveWebApp(
   // The raw HTML files are never served: only the copies with the config inlined.
   const built = fs.existsSync(path.join(distDir, 'index.html'))
   if (!built) app.log.warn({ distDir }, 'web app not built; serving a notice instead')
-  const index = compressed(renderHtml(path.join(distDir, 'index.html'), config) ?? NOT_BUILT)
+  const indexHtml = renderHtml(path.join(distDir, 'index.html'), config) ?? NOT_BUILT
+  const links = routeLinks(distDir, indexHtml)
+  // The entry loads the app with import() (apps/web/src/main.tsx): its stylesheets go in every
+  // page, and its scripts are preloaded in every page but one that comes with its first screen.
+  const appLinks = links.get(APP) ?? { scripts: '', styles: '' }
+  const bare = beforeHeadEnd(indexHtml, appLinks.styles)
+  const index = compressed(beforeHeadEnd(bare, appLinks.scripts))
   const passport = compressed(renderHtml(path.join(distDir, 'passport.html'), config) ?? NOT_BUILT)
   const admin = compressed(renderHtml(path.join(distDir, 'admin.html'), config) ?? NOT_BUILT)
 
@@ -107,16 +129,21 @@ export async function serveWebApp(
     return body ? reply.header('content-encoding', encoding).send(body) : reply.send(page.html)
   }
 
-  // Issue 13: the landing pages carry their first API answers, main picture and route chunks.
+  // Issue 13: the landing pages carry their first API answers, main picture and route chunks,
+  // and for a visitor without a session their first screen rendered (ADR 026 §9).
+  const renderer = built ? await loadRenderer(distDir) : undefined
+  if (built && !renderer) app.log.warn({ distDir }, 'no first-screen renderer in the web build')
   const first = built
-    ? firstScreen(app, config, routeLinks(distDir, index.html), options.now ?? Date.now)
+    ? firstScreen(app, config, links, options.now ?? Date.now, renderer)
     : undefined
   const sendIndex = async (reply: FastifyReply): Promise<FastifyReply> => {
     const started = process.hrtime.bigint()
-    const head = await first?.head(reply.request)
-    if (!head) return sendHtml(reply, index)
-    const at = index.html.lastIndexOf('</head>')
-    const html = at === -1 ? index.html : `${index.html.slice(0, at)}${head}${index.html.slice(at)}`
+    const page = await first?.page(reply.request)
+    if (!page) return sendHtml(reply, index)
+    const html =
+      page.root === undefined
+        ? beforeHeadEnd(index.html, page.head)
+        : withRoot(beforeHeadEnd(bare, page.head), page.root)
     const encoding = preferredEncoding(reply.request.headers['accept-encoding'])
     const body = compressedNow(html, encoding)
     const ms = Number(process.hrtime.bigint() - started) / 1e6

@@ -1,5 +1,6 @@
 import { startTransition, type ReactNode } from 'react'
 import { createRoot } from 'react-dom/client'
+import { RELEASE_AFTER_MS, releaseFirstScreen } from '../lib/first-screen-paint'
 import { startUp } from '../lib/start-up'
 import './global.css'
 
@@ -14,8 +15,14 @@ export async function mount(app: ReactNode): Promise<void> {
     // no single long task on a slow phone (issue 13: total blocking time).
     const root = createRoot(container)
     startTransition(() => root.render(app))
+    // The first page takes the server's first screen away (PageFrame); one that never renders a
+    // page frame must not leave the app covered.
+    setTimeout(() => {
+      if (releaseFirstScreen()) console.warn('no page took over the first screen')
+    }, RELEASE_AFTER_MS)
     return
   }
+  releaseFirstScreen()
   const { StartFailed } = await import('./start-failed')
   createRoot(container).render(<StartFailed />)
 }

@@ -1,5 +1,7 @@
 import { Button, Result } from 'antd-mobile'
+import { useLayoutEffect } from 'react'
 import { useTranslation } from 'react-i18next'
+import { releaseFirstScreen } from '../lib/first-screen-paint'
 
 /**
  * A page that failed to load (usually its chunk, on a lost connection): say so, offer a retry.
@@ -8,6 +10,10 @@ import { useTranslation } from 'react-i18next'
  */
 export function RouteError() {
   const { t } = useTranslation()
+  // In place of a page, the error takes the server's first screen away too (ADR 026 §9).
+  useLayoutEffect(() => {
+    releaseFirstScreen()
+  }, [])
   const offline = !navigator.onLine
   return (
     <div className="route-error">

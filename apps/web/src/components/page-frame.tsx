@@ -7,6 +7,7 @@ import { AppTabBar } from './app-tab-bar'
 import { usePageMeta } from './page-meta-context'
 import styles from './page-frame.module.css'
 import { inBackground } from '../lib/background'
+import { releaseFirstScreen } from '../lib/first-screen-paint'
 
 export interface PageFrameProps {
   children: ReactNode
@@ -40,10 +41,14 @@ export function PageFrame({
   const { active } = useKeepAliveContext()
   const title = i18n.language === 'en' ? meta.title.en : meta.title.zh
 
-  // A kept-alive page is detached from the document while away, which resets its scroll offset.
   // A kept-alive page is detached from the document while away, which resets its scroll offset:
   // remember it while still attached (the cleanup runs as the page turns inactive) and put it
   // back once the page is attached again.
+  // The server's rendering of this page's first screen (ADR 026 §9) goes as this one is committed.
+  useLayoutEffect(() => {
+    releaseFirstScreen()
+  }, [])
+
   useLayoutEffect(() => {
     const el = body.current
     if (!active || !el) return

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest'
+import {
+  afterFirstScreen,
+  FIRST_SCREEN_ID,
+  PICTURE_WAIT_MS,
+  releaseFirstScreen,
+} from './first-screen-paint'
+
+/** A page with or without the server's first screen and its main picture's preload. */
+function pageWith({ first, picture }: { first: boolean; picture?: string }) {
+  const removed: string[] = []
+  const element = { remove: () => removed.push(FIRST_SCREEN_ID) }
+  const doc = {
+    getElementById: (id: string) => (first && id === FIRST_SCREEN_ID ? element : null),
+    querySelector: (selector: string) =>
+      picture !== undefined && selector.includes('fetchpriority="high"')
+        ? { getAttribute: (name: string) => (name === 'href' ? picture : null) }
+        : null,
+  } as unknown as Document
+  return { doc, removed }
+}
+
+/** Frames, timers and the picture's decode, each let go by the test. */
+function controlled() {
+  const frames: (() => void)[] = []
+  const timers: { ms: number; run: () => void }[] = []
+  const pictures: { href: string; settle: (ok: boolean) => void }[] = []
+  return {
+    frames,
+    timers,
+    pictures,
+    deps: {
+      frame: (callback: () => void) => frames.push(callback),
+      timer: (run: () => void, ms: number) => timers.push({ ms, run }),
+      picture: (href: string) =>
+        new Promise((resolve, reject) => {
+          pictures.push({ href, settle: (ok) => (ok ? resolve(undefined) : reject(new Error())) })
+        }),
+    },
+  }
+}
+
+/** Whether the promise has resolved once the microtasks queued so far have run. */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+  const pending = Symbol('pending')
+  const tick = new Promise((resolve) => setTimeout(() => resolve(pending), 0))
+  return (await Promise.race([promise, tick])) !== pending
+}
+
+describe('when the app may load (ADR 026 §9)', () => {
+  it('at once on a page the server did not render', async () => {
+    const c = controlled()
+    const { doc } = pageWith({ first: false, picture: '/a.svg' })
+    expect(await settled(afterFirstScreen({ doc, ...c.deps }))).toBe(true)
+    expect(c.frames).toHaveLength(0)
+    expect(c.pictures).toHaveLength(0)
+  })
+
+  it('after a frame has painted the first screen and its main picture has loaded', async () => {
+    const c = controlled()
+    const { doc } = pageWith({ first: true, picture: '/banner.svg' })
+    const ready = afterFirstScreen({ doc, ...c.deps })
+    expect(c.pictures.map((p) => p.href)).toEqual(['/banner.svg'])
+    c.frames.shift()!()
+    c.timers.find((t) => t.ms === 0)!.run()
+    expect(await settled(ready)).toBe(false)
+    c.pictures[0]!.settle(true)
+    expect(await settled(ready)).toBe(true)
+  })
+
+  it('a picture that fails, or takes too long, does not hold the app back', async () => {
+    for (const outcome of ['failed', 'slow'] as const) {
+      const c = controlled()
+      const { doc } = pageWith({ first: true, picture: '/banner.svg' })
+      const ready = afterFirstScreen({ doc, ...c.deps })
+      c.frames.shift()!()
+      c.timers.find((t) => t.ms === 0)!.run()
+      if (outcome === 'failed') c.pictures[0]!.settle(false)
+      else c.timers.find((t) => t.ms === PICTURE_WAIT_MS)!.run()
+      expect(await settled(ready), outcome).toBe(true)
+    }
+  })
+
+  it('without a main picture, after the frame alone', async () => {
+    const c = controlled()
+    const { doc } = pageWith({ first: true })
+    const ready = afterFirstScreen({ doc, ...c.deps })
+    expect(await settled(ready)).toBe(false)
+    c.frames.shift()!()
+    c.timers.find((t) => t.ms === 0)!.run()
+    expect(await settled(ready)).toBe(true)
+  })
+
+  it('the first screen is taken away once, and says whether it was there', () => {
+    const { doc, removed } = pageWith({ first: true })
+    expect(releaseFirstScreen(doc)).toBe(true)
+    expect(removed).toEqual([FIRST_SCREEN_ID])
+    expect(releaseFirstScreen(pageWith({ first: false }).doc)).toBe(false)
+  })
+})
