@@ -128,7 +128,13 @@ describe('first screen rendered by the server (ADR 026 §9)', () => {
         const first = document.getElementById('first-screen')
         const root = document.getElementById('root')
         const shown = first ?? root
-        if (shown) window.__frames.push({ holder: shown.id, text: shown.innerText.trim().length })
+        if (shown) {
+          window.__frames.push({
+            holder: shown.id,
+            text: shown.innerText.trim().length,
+            specials: shown.querySelectorAll('[data-special-id]').length,
+          })
+        }
         if (window.__frames.length < 600) requestAnimationFrame(sample)
       }
       requestAnimationFrame(sample)
@@ -137,12 +143,15 @@ describe('first screen rendered by the server (ADR 026 §9)', () => {
     await page.locator('#root [data-testid=special-list] [data-special-id]').first().waitFor()
     await expect(page.locator('#first-screen').count()).resolves.toBe(0)
 
-    const frames = await page.evaluate<{ holder: string; text: number }[]>('window.__frames')
+    const frames =
+      await page.evaluate<{ holder: string; text: number; specials: number }[]>('window.__frames')
     const painted = frames.filter((f) => f.text > 0)
     expect(painted[0]?.holder).toBe('first-screen')
-    // From the first painted frame on, the page is never blank: the app's page replaces the
-    // server's in one frame.
-    expect(frames.slice(frames.indexOf(painted[0]!)).every((f) => f.text > 0)).toBe(true)
+    expect(painted[0]?.specials).toBeGreaterThan(0)
+    // From the first painted frame on, the specials never leave the screen: the app's page
+    // replaces the server's in one frame, never blank nor skeletons in between.
+    const after = frames.slice(frames.indexOf(painted[0]!))
+    expect(after.filter((f) => f.specials === 0)).toEqual([])
     expect(frames.at(-1)?.holder).toBe('root')
 
     // The app's scripts are asked for only once the first screen has painted; the entry is not.
@@ -164,6 +173,33 @@ describe('first screen rendered by the server (ADR 026 §9)', () => {
     await page.locator('#root [data-special-id]').first().click()
     await page.waitForURL(/\/specialDetail\?id=\d+/)
     await page.locator('#root [data-testid=special-lots]').waitFor()
+  })
+
+  it('where the reader scrolled the first screen to, the page of the app stays', async () => {
+    const context = await phoneContext(browser, { waitForTheApp: false })
+    opened.push(context)
+    const page = await context.newPage()
+    // The app waits until the first screen has been scrolled, as on a slow link.
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    await page.route(/\/assets\/start-shop-[^/]*\.js$/, async (route) => {
+      await held
+      await route.continue()
+    })
+    await page.goto('/')
+    const first = '#first-screen [data-testid=page-body]'
+    await page.locator(first).waitFor()
+    await page.evaluate((selector) => {
+      document.querySelector(selector)!.scrollTop = 300
+    }, first)
+    release()
+    await page.locator('#root [data-testid=special-list]').waitFor()
+    await expect(page.locator('#first-screen').count()).resolves.toBe(0)
+    await expect
+      .poll(() =>
+        page.evaluate(() => document.querySelector('#root [data-testid=page-body]')!.scrollTop),
+      )
+      .toBe(300)
   })
 
   it('without scripts, a landing page still shows its data', async () => {

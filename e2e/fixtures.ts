@@ -31,7 +31,13 @@ export function launchBrowser(): Promise<Browser> {
 
 export async function phoneContext(
   browser: Browser,
-  options: { javaScriptEnabled?: boolean } = {},
+  {
+    waitForTheApp = true,
+    ...options
+  }: {
+    javaScriptEnabled?: boolean
+    /** See {@link waitsForTheApp}. */ waitForTheApp?: boolean
+  } = {},
 ): Promise<BrowserContext> {
   const context = await browser.newContext({
     ...options,
@@ -43,7 +49,7 @@ export async function phoneContext(
     timezoneId: 'America/New_York', // China time must not depend on the phone's zone
     baseURL: baseUrl(),
   })
-  if (options.javaScriptEnabled !== false) context.on('page', waitsForTheApp)
+  if (waitForTheApp && options.javaScriptEnabled !== false) context.on('page', waitsForTheApp)
   return context
 }
 
@@ -56,7 +62,10 @@ export async function phoneContext(
 export function waitsForTheApp(page: Page): void {
   const untilTheApp = async <T>(loaded: Promise<T>): Promise<T> => {
     const response = await loaded
-    await page.waitForFunction(() => !document.getElementById('first-screen'))
+    // Well inside the app's own 15 s fallback (app/mount.tsx): a page that never takes over fails.
+    await page.waitForFunction(() => !document.getElementById('first-screen'), undefined, {
+      timeout: 10_000,
+    })
     return response
   }
   const goto = page.goto.bind(page)

@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { FIRST_SCREEN_GLOBAL } from '@numisma/contracts/client-config'
+import { FIRST_SCREEN_GLOBAL, FIRST_SCREEN_SCRIPTS } from '@numisma/contracts/client-config'
 import { COOKIE } from '@numisma/contracts/cookies'
 import { CatalogRepository } from '../src/modules/catalog/repository'
 import { FIRST_SCREEN_CACHE_MS } from '../src/platform/first-screen'
@@ -290,9 +290,20 @@ describe.each(databases)(
       }
       // The entry (index.html's own tags) stays; the app and the route are fetched by the entry.
       expect(head).toContain('src="/assets/index-1.js"')
+      const links = head.match(/<link[^>]*>/g)!.join('')
       for (const js of ['start-shop-1.js', 'shell-1.js', 'home-page-1.js', 'landing-1.js']) {
-        expect(head, js).not.toContain(js)
+        expect(links, js).not.toContain(js)
       }
+      // They are listed as data, which the entry preloads after the first paint.
+      const listed = new RegExp(
+        `<script type="application/json" id="${FIRST_SCREEN_SCRIPTS}">(.*?)</script>`,
+      ).exec(head)
+      expect(JSON.parse(listed![1]!)).toEqual([
+        '/assets/shell-1.js',
+        '/assets/start-shop-1.js',
+        '/assets/landing-1.js',
+        '/assets/home-page-1.js',
+      ])
     })
 
     it('a page without a first screen preloads the app, and its stylesheets', async () => {
@@ -349,3 +360,20 @@ describe.each(databases)(
     })
   },
 )
+
+describe('a renderer that cannot be loaded (ADR 026 §9)', () => {
+  it('leaves the plain pages, and the server starts', async () => {
+    const dist = builtDist(`throw new Error('broken build')\n`)
+    const t = await createTestApp(databases[0]!, { webDist: dist })
+    try {
+      const res = await t.inject({ method: 'GET', url: '/' })
+      expect(res.statusCode).toBe(200)
+      expect(res.body).not.toContain('id="first-screen"')
+      expect(res.body).toContain('<p>brand</p>')
+      expect(res.body).toContain('href="/assets/home-page-1.js"')
+    } finally {
+      await t.close()
+      fs.rmSync(dist, { recursive: true, force: true })
+    }
+  })
+})

@@ -27,3 +27,9 @@ export const CLIENT_CONFIG_GLOBAL = '__NUMISMA_CONFIG__'
  * fetches (service base, path, query), for visitors without a session.
  */
 export const FIRST_SCREEN_GLOBAL = '__NUMISMA_FIRST__'
+/**
+ * The id of the data block listing the scripts a page whose first screen came rendered by the
+ * server needs next (the app's and its route's): the entry preloads them all at once after the
+ * first paint (issue 13, ADR 026 §9).
+ */
+export const FIRST_SCREEN_SCRIPTS = '__NUMISMA_SCRIPTS__'

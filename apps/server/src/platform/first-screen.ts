@@ -2,10 +2,14 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { type ClientConfig, FIRST_SCREEN_GLOBAL } from '@numisma/contracts/client-config'
+import {
+  type ClientConfig,
+  FIRST_SCREEN_GLOBAL,
+  FIRST_SCREEN_SCRIPTS,
+} from '@numisma/contracts/client-config'
 import { COOKIE } from '@numisma/contracts/cookies'
 import { osInfoHeader, randomUuid, signedHeaders } from '@numisma/contracts/signing'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify'
 
 /**
  * Issue 13: a landing page's first screen used to wait for HTML → JS → its API calls → pictures.
@@ -157,6 +161,8 @@ interface ManifestChunk {
 export interface ChunkLinks {
   scripts: string
   styles: string
+  /** The scripts' addresses, for a page that lists them as data (ADR 026 §9). */
+  scriptFiles: string[]
 }
 
 /** The app the entry loads (apps/web/src/main.tsx): start-up, the shell and the framework. */
@@ -190,6 +196,7 @@ export function routeLinks(distDir: string, indexHtml: string): Map<string, Chun
     visit(route)
     if (route === APP) for (const f of [...scripts, ...styles]) ofApp.add(f)
     links.set(route, {
+      scriptFiles: scripts.map((f) => `/${f}`),
       scripts: scripts
         .map((f) => `<link rel="modulepreload" crossorigin href="/${attr(f)}">`)
         .join(''),
@@ -236,11 +243,20 @@ export interface Renderer {
 }
 
 /** Loads the built renderer; undefined when the web app was built without it. */
-export async function loadRenderer(distDir: string): Promise<Renderer | undefined> {
+export async function loadRenderer(
+  distDir: string,
+  log: FastifyBaseLogger,
+): Promise<Renderer | undefined> {
   const file = path.join(distDir, '.ssr', 'first-screen.js')
   if (!fs.existsSync(file)) return undefined
-  const loaded = (await import(pathToFileURL(file).href)) as Partial<Renderer>
-  return typeof loaded.renderFirstScreen === 'function' ? (loaded as Renderer) : undefined
+  try {
+    const loaded = (await import(pathToFileURL(file).href)) as Partial<Renderer>
+    return typeof loaded.renderFirstScreen === 'function' ? (loaded as Renderer) : undefined
+  } catch (error) {
+    // The pages are served without first screens, as by a build without the renderer.
+    log.error({ err: error, file }, 'first-screen renderer failed to load')
+    return undefined
+  }
 }
 
 /**
@@ -343,7 +359,7 @@ export function firstScreen(
     async page(request) {
       const plan = planFor(request.url)
       if (!plan) return undefined
-      const chunks = links.get(plan.route) ?? { scripts: '', styles: '' }
+      const chunks = links.get(plan.route) ?? { scripts: '', styles: '', scriptFiles: [] }
       if (hasSession(request)) return { head: chunks.scripts + chunks.styles }
       const deviceId = `first-screen-${randomUuid()}`
       const bodies = await Promise.all(plan.calls.map((call) => body(call, deviceId)))
@@ -372,8 +388,14 @@ export function firstScreen(
           picture
             ? `<link rel="preload" as="image" fetchpriority="high" href="${attr(picture)}">`
             : '',
-          // A rendered first screen paints before any script is fetched (apps/web/src/main.tsx).
-          root === undefined ? chunks.scripts : '',
+          // A rendered first screen paints before any script is fetched: the entry preloads the
+          // app's and the route's scripts after it (apps/web/src/main.tsx).
+          root === undefined
+            ? chunks.scripts
+            : dataBlock(FIRST_SCREEN_SCRIPTS, [
+                ...(links.get(APP)?.scriptFiles ?? []),
+                ...chunks.scriptFiles,
+              ]),
           chunks.styles,
         ].join(''),
         root,

@@ -113,7 +113,7 @@ export async function serveWebApp(
   const links = routeLinks(distDir, indexHtml)
   // The entry loads the app with import() (apps/web/src/main.tsx): its stylesheets go in every
   // page, and its scripts are preloaded in every page but one that comes with its first screen.
-  const appLinks = links.get(APP) ?? { scripts: '', styles: '' }
+  const appLinks = links.get(APP) ?? { scripts: '', styles: '', scriptFiles: [] }
   const bare = beforeHeadEnd(indexHtml, appLinks.styles)
   const index = compressed(beforeHeadEnd(bare, appLinks.scripts))
   const passport = compressed(renderHtml(path.join(distDir, 'passport.html'), config) ?? NOT_BUILT)
@@ -131,8 +131,12 @@ export async function serveWebApp(
 
   // Issue 13: the landing pages carry their first API answers, main picture and route chunks,
   // and for a visitor without a session their first screen rendered (ADR 026 §9).
-  const renderer = built ? await loadRenderer(distDir) : undefined
+  let renderer = built ? await loadRenderer(distDir, app.log) : undefined
   if (built && !renderer) app.log.warn({ distDir }, 'no first-screen renderer in the web build')
+  if (renderer && !ROOT.test(indexHtml)) {
+    app.log.warn({ distDir }, 'index.html has no <!--/root--> marker: no first screens rendered')
+    renderer = undefined
+  }
   const first = built
     ? firstScreen(app, config, links, options.now ?? Date.now, renderer)
     : undefined

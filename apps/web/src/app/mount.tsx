@@ -18,7 +18,7 @@ export async function mount(app: ReactNode): Promise<void> {
     // The first page takes the server's first screen away (PageFrame); one that never renders a
     // page frame must not leave the app covered.
     setTimeout(() => {
-      if (releaseFirstScreen()) console.warn('no page took over the first screen')
+      if (releaseFirstScreen() !== undefined) console.warn('no page took over the first screen')
     }, RELEASE_AFTER_MS)
     return
   }

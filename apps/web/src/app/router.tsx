@@ -4,7 +4,7 @@ import { PageMetaContext } from '../components/page-meta-context'
 import { AppLayout } from './app-layout'
 import { RouteError } from './route-error'
 import { whenIdle } from '../lib/idle-work'
-import { ROUTES, visibleRoutes, type RouteMeta } from './routes'
+import { matchRoute, ROUTES, visibleRoutes, type RouteMeta } from './routes'
 
 type Page = LazyExoticComponent<ComponentType>
 
@@ -156,6 +156,12 @@ function toRoute(meta: RouteMeta): RouteObject {
       </PageMetaContext>
     ),
   }
+}
+
+/** Loads the chunk of the page at this path (the not-found page for an unknown one). */
+export function loadPage(pathname: string): Promise<unknown> {
+  const Page = PAGES[matchRoute(pathname, false).path]
+  return (Page && loaders.get(Page)?.()) ?? Promise.resolve()
 }
 
 export function createAppRouter(debugTools: boolean) {

@@ -44,9 +44,11 @@ export function PageFrame({
   // A kept-alive page is detached from the document while away, which resets its scroll offset:
   // remember it while still attached (the cleanup runs as the page turns inactive) and put it
   // back once the page is attached again.
-  // The server's rendering of this page's first screen (ADR 026 §9) goes as this one is committed.
+  // The server's rendering of this page's first screen (ADR 026 §9) goes as this one is committed;
+  // where the reader had scrolled it to, this page goes too (the effect below puts it back).
   useLayoutEffect(() => {
-    releaseFirstScreen()
+    const offset = releaseFirstScreen()
+    if (offset) scrollTop.current = offset
   }, [])
 
   useLayoutEffect(() => {

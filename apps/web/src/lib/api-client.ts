@@ -327,6 +327,16 @@ export function firstScreenData<T>(options: RequestOptions<T>): () => T | undefi
   }
 }
 
+/**
+ * When the inlined answers were made, for the landing queries' `initialDataUpdatedAt`: at the
+ * latest, the page's own request. A query then counts them as old as they may be, and refetches
+ * once its stale time has passed since the page was asked for, not since the app started, which
+ * on a landing page is after its first screen has painted (ADR 026 §9).
+ */
+export function firstScreenUpdatedAt(): number {
+  return performance.timeOrigin
+}
+
 let renderClient: ApiClient | undefined
 
 /**

@@ -3,13 +3,19 @@ import {
   afterFirstScreen,
   FIRST_SCREEN_ID,
   PICTURE_WAIT_MS,
+  preloadListed,
   releaseFirstScreen,
+  reloadOnce,
 } from './first-screen-paint'
 
 /** A page with or without the server's first screen and its main picture's preload. */
 function pageWith({ first, picture }: { first: boolean; picture?: string }) {
   const removed: string[] = []
-  const element = { remove: () => removed.push(FIRST_SCREEN_ID) }
+  const element = {
+    remove: () => removed.push(FIRST_SCREEN_ID),
+    querySelector: (selector: string) =>
+      selector === '[data-testid=page-body]' ? { scrollTop: 420 } : null,
+  }
   const doc = {
     getElementById: (id: string) => (first && id === FIRST_SCREEN_ID ? element : null),
     querySelector: (selector: string) =>
@@ -56,15 +62,18 @@ describe('when the app may load (ADR 026 §9)', () => {
     expect(c.pictures).toHaveLength(0)
   })
 
-  it('after a frame has painted the first screen and its main picture has loaded', async () => {
+  it('after its main picture has loaded and a frame has painted it', async () => {
     const c = controlled()
     const { doc } = pageWith({ first: true, picture: '/banner.svg' })
     const ready = afterFirstScreen({ doc, ...c.deps })
     expect(c.pictures.map((p) => p.href)).toEqual(['/banner.svg'])
+    // No frame is waited for before the picture is there: the one after it is what counts.
+    await settled(ready)
+    expect(c.frames).toHaveLength(0)
+    c.pictures[0]!.settle(true)
+    expect(await settled(ready)).toBe(false)
     c.frames.shift()!()
     c.timers.find((t) => t.ms === 0)!.run()
-    expect(await settled(ready)).toBe(false)
-    c.pictures[0]!.settle(true)
     expect(await settled(ready)).toBe(true)
   })
 
@@ -73,10 +82,11 @@ describe('when the app may load (ADR 026 §9)', () => {
       const c = controlled()
       const { doc } = pageWith({ first: true, picture: '/banner.svg' })
       const ready = afterFirstScreen({ doc, ...c.deps })
-      c.frames.shift()!()
-      c.timers.find((t) => t.ms === 0)!.run()
       if (outcome === 'failed') c.pictures[0]!.settle(false)
       else c.timers.find((t) => t.ms === PICTURE_WAIT_MS)!.run()
+      await settled(ready)
+      c.frames.shift()!()
+      c.timers.find((t) => t.ms === 0)!.run()
       expect(await settled(ready), outcome).toBe(true)
     }
   })
@@ -91,10 +101,45 @@ describe('when the app may load (ADR 026 §9)', () => {
     expect(await settled(ready)).toBe(true)
   })
 
-  it('the first screen is taken away once, and says whether it was there', () => {
+  it('the first screen is taken away, with how far its page was scrolled', () => {
     const { doc, removed } = pageWith({ first: true })
-    expect(releaseFirstScreen(doc)).toBe(true)
+    expect(releaseFirstScreen(doc)).toBe(420)
     expect(removed).toEqual([FIRST_SCREEN_ID])
-    expect(releaseFirstScreen(pageWith({ first: false }).doc)).toBe(false)
+    expect(releaseFirstScreen(pageWith({ first: false }).doc)).toBeUndefined()
+  })
+
+  it('preloads the scripts listed for after the first screen, and nothing else', () => {
+    const added: { rel: string; href: string; crossOrigin: string | null }[] = []
+    const doc = {
+      createElement: () => ({ rel: '', href: '', crossOrigin: null }),
+      head: { append: (link: (typeof added)[number]) => added.push(link) },
+    } as unknown as Document
+    preloadListed(['/assets/a.js', 'https://elsewhere/b.js', 3, '/assets/c.js'], doc)
+    expect(added).toEqual([
+      { rel: 'modulepreload', href: '/assets/a.js', crossOrigin: '' },
+      { rel: 'modulepreload', href: '/assets/c.js', crossOrigin: '' },
+    ])
+    preloadListed(undefined, doc)
+    expect(added).toHaveLength(2)
+  })
+
+  it('an app that failed to load is loaded again once per tab, never in a loop', () => {
+    const stored = new Map<string, string>()
+    const storage = {
+      getItem: (key: string) => stored.get(key) ?? null,
+      setItem: (key: string, value: string) => void stored.set(key, value),
+    }
+    let reloads = 0
+    expect(reloadOnce(storage, () => reloads++)).toBe(true)
+    expect(reloadOnce(storage, () => reloads++)).toBe(false)
+    expect(reloads).toBe(1)
+    const refusing = {
+      getItem: () => null,
+      setItem: () => {
+        throw new Error('quota')
+      },
+    }
+    expect(reloadOnce(refusing, () => reloads++)).toBe(false)
+    expect(reloads).toBe(1)
   })
 })

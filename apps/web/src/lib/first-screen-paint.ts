@@ -31,9 +31,9 @@ const browserDeps = (): Deps => ({
 
 /**
  * When the app's scripts may be fetched. A page whose first screen came rendered by the server is
- * on screen before any script runs: the scripts wait until it has painted, with its main picture
- * (the one preloaded with fetchpriority=high) loaded or {@link PICTURE_WAIT_MS} passed, so that on
- * a slow link they do not take the bandwidth the picture needs. Any other page resolves at once:
+ * on screen before any script runs: the scripts wait until its main picture (the one preloaded
+ * with fetchpriority=high) has loaded, or {@link PICTURE_WAIT_MS} has passed, and a frame has been
+ * painted after that, so that on a slow link they do not take the bandwidth the picture needs. Any other page resolves at once:
  * nothing is on screen until the app renders.
  */
 export function afterFirstScreen(deps: Deps = browserDeps()): Promise<void> {
@@ -48,17 +48,64 @@ export function afterFirstScreen(deps: Deps = browserDeps()): Promise<void> {
         new Promise<void>((resolve) => timer(resolve, PICTURE_WAIT_MS)),
       ])
     : Promise.resolve()
-  // A frame and a task after it: the first screen (and the picture) has been painted by then.
-  const painted = new Promise<void>((resolve) => frame(() => timer(resolve, 0)))
-  return Promise.all([picture, painted]).then(() => undefined)
+  // Then a frame and a task after it: the first screen, the picture in it, has been painted.
+  return picture.then(() => new Promise<void>((resolve) => frame(() => timer(resolve, 0))))
 }
 
 /**
  * Takes the server's first screen away: called as the app's first page is committed (PageFrame's
- * layout effect, before the browser paints), so the page replaces it in one frame.
+ * layout effect, before the browser paints), so the page replaces it in one frame. Returns how far
+ * the reader had scrolled its page body, for the app's page to take over (undefined when there was
+ * no first screen).
  */
-export function releaseFirstScreen(doc: Pick<Document, 'getElementById'> = document): boolean {
+export function releaseFirstScreen(
+  doc: Pick<Document, 'getElementById'> = document,
+): number | undefined {
   const first = doc.getElementById(FIRST_SCREEN_ID)
-  first?.remove()
-  return first !== null
+  if (!first) return undefined
+  const offset = first.querySelector('[data-testid=page-body]')?.scrollTop ?? 0
+  first.remove()
+  return offset
+}
+
+/**
+ * Preloads, all at once, the scripts the server listed for after the first screen (the app's and
+ * its route's chunks), which the page did not name so as not to compete with its first paint.
+ */
+export function preloadListed(scripts: unknown, doc: Document = document): void {
+  if (!Array.isArray(scripts)) return
+  for (const href of scripts) {
+    if (typeof href !== 'string' || !href.startsWith('/')) continue
+    const link = doc.createElement('link')
+    link.rel = 'modulepreload'
+    link.crossOrigin = ''
+    link.href = href
+    doc.head.append(link)
+  }
+}
+
+const RELOADED = 'numisma-app-reloaded'
+
+/**
+ * The app's scripts could not be loaded (a lost connection, or a release between the page and its
+ * scripts): the page is loaded again, once per tab; after that the page stays as it is (a first
+ * screen's links still work) rather than reloading in a loop.
+ */
+export function reloadOnce(
+  storage: Pick<Storage, 'getItem' | 'setItem'> | undefined,
+  reload: () => void,
+): boolean {
+  try {
+    if (!storage || storage.getItem(RELOADED)) return false
+    storage.setItem(RELOADED, '1')
+  } catch {
+    return false // storage refused (private mode): no way to know it was tried, so no reload
+  }
+  reload()
+  return true
+}
+
+/** Lets the browser run what is waiting (a tap, a frame) before the next piece of start-up. */
+export function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0))
 }

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { BannerSchema, type Banner } from '@numisma/contracts/catalog'
-import { firstScreenData, request, type RequestOptions } from '../api-client'
+import { firstScreenData, firstScreenUpdatedAt, request, type RequestOptions } from '../api-client'
 import { listOf } from '../list-of'
 
 /** Spec §7: position 0 holds the home banners, 1 the category page's. */
@@ -24,6 +24,7 @@ export function getBannersQueryOptions(position: BannerPosition) {
     queryKey: ['catalog', 'banners', position],
     queryFn: () => getBanners(position),
     initialData: firstScreenData(bannersCall(position)),
+    initialDataUpdatedAt: firstScreenUpdatedAt,
   })
 }
 

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { CategorySchema, type Category } from '@numisma/contracts/catalog'
-import { firstScreenData, request, type RequestOptions } from '../api-client'
+import { firstScreenData, firstScreenUpdatedAt, request, type RequestOptions } from '../api-client'
 import { listOf } from '../list-of'
 
 /** GET /meta/@category: the auction categories. */
@@ -21,6 +21,7 @@ export function getCategoriesQueryOptions() {
     queryKey: ['catalog', 'categories'],
     queryFn: getCategories,
     initialData: firstScreenData(categoriesCall()),
+    initialDataUpdatedAt: firstScreenUpdatedAt,
     staleTime: 10 * 60_000,
   })
 }

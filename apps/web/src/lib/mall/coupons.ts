@@ -15,7 +15,14 @@ import {
   type ReceivedCoupon,
   type UsableCoupon,
 } from '@numisma/contracts/mall'
-import { firstScreenData, isNotFound, neverSent, request, type RequestOptions } from '../api-client'
+import {
+  firstScreenData,
+  firstScreenUpdatedAt,
+  isNotFound,
+  neverSent,
+  request,
+  type RequestOptions,
+} from '../api-client'
 import { listOf } from '../list-of'
 import { COUPONS_KEY } from '../orders/query-keys'
 
@@ -41,6 +48,7 @@ export function getMallCouponsQueryOptions(productNo: string) {
     queryKey: [...COUPONS_KEY, 'mall', productNo],
     queryFn: () => getMallCoupons(productNo),
     initialData: firstScreenData(mallCouponsCall(productNo)),
+    initialDataUpdatedAt: firstScreenUpdatedAt,
   })
 }
 

@@ -1,6 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { MallItemDetailSchema, type MallItemDetail } from '@numisma/contracts/catalog'
-import { firstScreenData, isNotFound, request, type RequestOptions } from '../api-client'
+import {
+  firstScreenData,
+  firstScreenUpdatedAt,
+  isNotFound,
+  request,
+  type RequestOptions,
+} from '../api-client'
 
 /**
  * GET /mallproduct/getMallByProductNo/{productNo}: one mall item. A 404 is not toasted: the pages
@@ -24,6 +30,7 @@ export function getMallItemQueryOptions(productNo: string) {
     queryKey: ['mall', 'item', productNo],
     queryFn: () => getMallItem(productNo),
     initialData: firstScreenData(mallItemCall(productNo)),
+    initialDataUpdatedAt: firstScreenUpdatedAt,
   })
 }
 

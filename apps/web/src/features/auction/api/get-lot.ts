@@ -1,6 +1,11 @@
 import { queryOptions, replaceEqualDeep, useQuery } from '@tanstack/react-query'
 import { LotDetailSchema, type LotDetail } from '@numisma/contracts/catalog'
-import { firstScreenData, request, type RequestOptions } from '../../../lib/api-client'
+import {
+  firstScreenData,
+  firstScreenUpdatedAt,
+  request,
+  type RequestOptions,
+} from '../../../lib/api-client'
 
 /** GET /auction/{id}: one lot with its live state. */
 function lotCall(id: number): RequestOptions<LotDetail> {
@@ -37,6 +42,7 @@ export function getLotQueryOptions(id: number) {
     queryKey: ['auction', id],
     queryFn: () => getLot(id),
     initialData: firstScreenData(lotCall(id)),
+    initialDataUpdatedAt: firstScreenUpdatedAt,
     // The price moves while the page is open; pushes and their refetches keep it current.
     staleTime: 5_000,
     // Applies to refetches and to setQueryData alike.

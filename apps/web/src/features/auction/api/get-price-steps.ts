@@ -1,6 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { PriceStepSchema, type PriceStepRow } from '@numisma/contracts/bidding'
-import { firstScreenData, request, type RequestOptions } from '../../../lib/api-client'
+import {
+  firstScreenData,
+  firstScreenUpdatedAt,
+  request,
+  type RequestOptions,
+} from '../../../lib/api-client'
 import { listOf } from '../../../lib/list-of'
 
 /** GET /bidding/price-step: the increment table, in fen. */
@@ -21,6 +26,7 @@ export function getPriceStepsQueryOptions() {
     queryKey: ['bidding', 'price-step'],
     queryFn: getPriceSteps,
     initialData: firstScreenData(priceStepsCall()),
+    initialDataUpdatedAt: firstScreenUpdatedAt,
     staleTime: 10 * 60_000,
   })
 }

@@ -1,6 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { SpecialDetailSchema, type SpecialDetail } from '@numisma/contracts/catalog'
-import { firstScreenData, request, type RequestOptions } from '../../../lib/api-client'
+import {
+  firstScreenData,
+  firstScreenUpdatedAt,
+  request,
+  type RequestOptions,
+} from '../../../lib/api-client'
 
 /** GET /special/{id}: a special with its lots in lot order. */
 function specialCall(id: number): RequestOptions<SpecialDetail> {
@@ -20,6 +25,7 @@ export function getSpecialQueryOptions(id: number) {
     queryKey: ['special', id],
     queryFn: () => getSpecial(id),
     initialData: firstScreenData(specialCall(id)),
+    initialDataUpdatedAt: firstScreenUpdatedAt,
   })
 }
 

@@ -1,6 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { SpecialSummarySchema, type SpecialSummary } from '@numisma/contracts/catalog'
-import { firstScreenData, request, type RequestOptions } from '../../../lib/api-client'
+import {
+  firstScreenData,
+  firstScreenUpdatedAt,
+  request,
+  type RequestOptions,
+} from '../../../lib/api-client'
 import { listOf } from '../../../lib/list-of'
 
 /** GET /special/V1: live and upcoming specials. */
@@ -21,6 +26,7 @@ export function getSpecialListQueryOptions() {
     queryKey: ['special', 'list'],
     queryFn: getSpecialList,
     initialData: firstScreenData(specialListCall()),
+    initialDataUpdatedAt: firstScreenUpdatedAt,
   })
 }
 
