@@ -80,6 +80,33 @@ function builtDist(renderer?: string): string {
   return dist
 }
 
+/**
+ * A test app serving a built dist (with this renderer, if any) over the seeded catalogue, made
+ * before the describe's tests and closed after them.
+ */
+function servedShop(kind: (typeof databases)[number], renderer?: string) {
+  let app: TestApp | undefined
+  let dist = ''
+  beforeAll(async () => {
+    dist = builtDist(renderer)
+    app = await createTestApp(kind, { webDist: dist })
+    await seedCatalogue(new CatalogRepository(app.database.db), app.clock.now())
+  })
+  afterAll(async () => {
+    await app?.close()
+    fs.rmSync(dist, { recursive: true, force: true })
+  })
+  const shop = {
+    get t(): TestApp {
+      if (!app) throw new Error('the shop is made in beforeAll')
+      return app
+    },
+    page: (url: string, headers: Record<string, string> = {}) =>
+      shop.t.inject({ method: 'GET', url, headers }),
+  }
+  return shop
+}
+
 function inlined(html: string): Record<string, { data: unknown }> | undefined {
   const match = new RegExp(
     `<script type="application/json" id="${FIRST_SCREEN_GLOBAL}">(.*?)</script>`,
@@ -88,22 +115,10 @@ function inlined(html: string): Record<string, { data: unknown }> | undefined {
 }
 
 describe.each(databases)('first screen without an API round trip (issue 13) on $name', (kind) => {
-  let t: TestApp
-  let dist: string
-
-  beforeAll(async () => {
-    dist = builtDist()
-    t = await createTestApp(kind, { webDist: dist })
-    await seedCatalogue(new CatalogRepository(t.database.db), t.clock.now())
-  })
-  afterAll(async () => {
-    await t.close()
-    fs.rmSync(dist, { recursive: true, force: true })
-  })
-
-  const page = (url: string, headers: Record<string, string> = {}) =>
-    t.inject({ method: 'GET', url, headers })
-  const api = async (apiPath: string) => (await t.call({ method: 'GET', path: apiPath })).json()
+  const shop = servedShop(kind)
+  const page = shop.page
+  const api = async (apiPath: string) =>
+    (await shop.t.call({ method: 'GET', path: apiPath })).json()
 
   it('home: banners, categories and specials, the first banner preloaded', async () => {
     const res = await page('/')
@@ -166,7 +181,7 @@ describe.each(databases)('first screen without an API round trip (issue 13) on $
 
   it('a mall item: its detail and coupons, its first photo', async () => {
     const productNo = (
-      await t.database.db
+      await shop.t.database.db
         .selectFrom('mall_items')
         .select('product_no')
         .orderBy('id')
@@ -253,21 +268,8 @@ export function renderFirstScreen({ url, bodies, config }) {
 describe.each(databases)(
   'the first screen rendered by the server (ADR 026 §9) on $name',
   (kind) => {
-    let t: TestApp
-    let dist: string
-
-    beforeAll(async () => {
-      dist = builtDist(RENDERER)
-      t = await createTestApp(kind, { webDist: dist })
-      await seedCatalogue(new CatalogRepository(t.database.db), t.clock.now())
-    })
-    afterAll(async () => {
-      await t.close()
-      fs.rmSync(dist, { recursive: true, force: true })
-    })
-
-    const page = (url: string, headers: Record<string, string> = {}) =>
-      t.inject({ method: 'GET', url, headers })
+    const shop = servedShop(kind, RENDERER)
+    const page = shop.page
     const firstScreenOf = (html: string) =>
       /<div id="first-screen">(.*?)<\/div><div id="root"><!--\/root--><\/div>/.exec(html)?.[1]
 
@@ -355,7 +357,7 @@ describe.each(databases)(
       expect(lot.url).toBe('/productDetail?id=2')
       // A lot's answer is asked for on every visit; unchanged, it is not rendered again.
       expect(await rendered('/productDetail?id=2')).toEqual(lot)
-      t.clock.advance(FIRST_SCREEN_CACHE_MS)
+      shop.t.clock.advance(FIRST_SCREEN_CACHE_MS)
       expect((await rendered('/')).renders).toBeGreaterThan(lot.renders)
     })
   },
