@@ -123,6 +123,11 @@ describe('first screen rendered by the server (ADR 026 §9)', () => {
     const page = await context.newPage()
     // Every frame from the first: which element holds the page, and how much text it shows.
     await page.addInitScript(`(() => {
+      window.__loadingSeen = false
+      const watch = new MutationObserver(() => {
+        if (document.querySelector('#root .adm-dot-loading')) window.__loadingSeen = true
+      })
+      watch.observe(document, { childList: true, subtree: true })
       window.__frames = []
       const sample = () => {
         const first = document.getElementById('first-screen')
@@ -153,6 +158,8 @@ describe('first screen rendered by the server (ADR 026 §9)', () => {
     const after = frames.slice(frames.indexOf(painted[0]!))
     expect(after.filter((f) => f.specials === 0)).toEqual([])
     expect(frames.at(-1)?.holder).toBe('root')
+    // The app's page was ready at its first render: no loading indicator went in behind.
+    expect(await page.evaluate('window.__loadingSeen')).toBe(false)
 
     // The app's scripts are asked for only once the first screen has painted; the entry is not.
     const timing = await page.evaluate(() => ({

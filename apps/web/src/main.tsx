@@ -1,5 +1,5 @@
 import { FIRST_SCREEN_SCRIPTS } from '@numisma/contracts/client-config'
-import { afterFirstScreen, nextTask, preloadListed, reloadOnce } from './lib/first-screen-paint'
+import { afterFirstScreen, nextTask, preloadListed, reloadApp } from './lib/first-screen-paint'
 import { inlinedData } from './lib/inlined-data'
 
 // The entry is only this: the app (start-shop and what it imports) is fetched once a
@@ -16,5 +16,5 @@ afterFirstScreen()
   .then(({ startShop }) => startShop())
   .catch((error: unknown) => {
     console.error(error)
-    reloadOnce(window.sessionStorage, () => window.location.reload())
+    reloadApp()
   })

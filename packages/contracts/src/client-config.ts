@@ -27,6 +27,8 @@ export const CLIENT_CONFIG_GLOBAL = '__NUMISMA_CONFIG__'
  * fetches (service base, path, query), for visitors without a session.
  */
 export const FIRST_SCREEN_GLOBAL = '__NUMISMA_FIRST__'
+/** How long the server reuses an inlined answer that does not move by the second. */
+export const FIRST_SCREEN_REUSE_MS = 3_000
 /**
  * The id of the data block listing the scripts a page whose first screen came rendered by the
  * server needs next (the app's and its route's): the entry preloads them all at once after the

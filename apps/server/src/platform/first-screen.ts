@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url'
 import {
   type ClientConfig,
   FIRST_SCREEN_GLOBAL,
+  FIRST_SCREEN_REUSE_MS,
   FIRST_SCREEN_SCRIPTS,
 } from '@numisma/contracts/client-config'
 import { COOKIE } from '@numisma/contracts/cookies'
@@ -207,7 +208,7 @@ export function routeLinks(distDir: string, indexHtml: string): Map<string, Chun
 }
 
 /** How long an answer is reused for the same URL: a burst of visitors costs one set of calls. */
-export const FIRST_SCREEN_CACHE_MS = 3_000
+export const FIRST_SCREEN_CACHE_MS = FIRST_SCREEN_REUSE_MS
 const CACHE_LIMIT = 500
 
 /** True when the visitor's cookies carry a session (the HttpOnly sid or the spec §3 login). */

@@ -10,10 +10,25 @@ type Page = LazyExoticComponent<ComponentType>
 
 const loaders = new Map<Page, () => Promise<unknown>>()
 
-/** Each page is its own chunk: the home route loads only what it shows. */
+/**
+ * Each page is its own chunk: the home route loads only what it shows. One promise per page,
+ * shared by its lazy component and by what loads it ahead (loadPage, prefetchPages): a page loaded
+ * ahead is then ready at its first render, where a second import() of the same module would still
+ * take a task per level of its imports, and React would commit the fallback meanwhile (ADR 026 §9).
+ * A failed load is forgotten, so that the next visit tries again.
+ */
 function page<M>(load: () => Promise<M>, name: keyof M): Page {
-  const Page = lazy(async () => ({ default: (await load())[name] as ComponentType }))
-  loaders.set(Page, load)
+  let loading: Promise<{ default: ComponentType }> | undefined
+  const ready = () =>
+    (loading ??= load().then(
+      (module) => ({ default: module[name] as ComponentType }),
+      (error: unknown) => {
+        loading = undefined
+        throw error
+      },
+    ))
+  const Page = lazy(ready)
+  loaders.set(Page, ready)
   return Page
 }
 
@@ -158,10 +173,15 @@ function toRoute(meta: RouteMeta): RouteObject {
   }
 }
 
-/** Loads the chunk of the page at this path (the not-found page for an unknown one). */
-export function loadPage(pathname: string): Promise<unknown> {
-  const Page = PAGES[matchRoute(pathname, false).path]
-  return (Page && loaders.get(Page)?.()) ?? Promise.resolve()
+/**
+ * Loads the chunk of the page this path shows at start-up (the not-found page for an unknown one),
+ * unless it is one for signed-in readers only and there is no session: that visit goes to sign in.
+ */
+export function loadPage(pathname: string, signedIn: boolean): Promise<unknown> {
+  const meta = matchRoute(pathname, false)
+  const Page = PAGES[meta.path]
+  if (!Page || (meta.auth && !signedIn)) return Promise.resolve()
+  return loaders.get(Page)?.() ?? Promise.resolve()
 }
 
 export function createAppRouter(debugTools: boolean) {

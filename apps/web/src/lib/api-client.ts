@@ -1,4 +1,8 @@
-import { FIRST_SCREEN_GLOBAL, type ClientConfig } from '@numisma/contracts/client-config'
+import {
+  FIRST_SCREEN_GLOBAL,
+  FIRST_SCREEN_REUSE_MS,
+  type ClientConfig,
+} from '@numisma/contracts/client-config'
 import { COOKIE } from '@numisma/contracts/cookies'
 import { errorText, type ErrorCode } from '@numisma/contracts/errors'
 import { HEADER, osInfoHeader, signedHeaders } from '@numisma/contracts/signing'
@@ -329,12 +333,12 @@ export function firstScreenData<T>(options: RequestOptions<T>): () => T | undefi
 
 /**
  * When the inlined answers were made, for the landing queries' `initialDataUpdatedAt`: at the
- * latest, the page's own request. A query then counts them as old as they may be, and refetches
- * once its stale time has passed since the page was asked for, not since the app started, which
- * on a landing page is after its first screen has painted (ADR 026 §9).
+ * earliest, the server's reuse window before the page's own request. A query then counts them as
+ * old as they may be, and refetches once its stale time has passed since then, not since the app
+ * started, which on a landing page is after its first screen has painted (ADR 026 §9).
  */
 export function firstScreenUpdatedAt(): number {
-  return performance.timeOrigin
+  return performance.timeOrigin - FIRST_SCREEN_REUSE_MS
 }
 
 let renderClient: ApiClient | undefined

@@ -111,10 +111,14 @@ describe('when the app may load (ADR 026 §9)', () => {
   it('preloads the scripts listed for after the first screen, and nothing else', () => {
     const added: { rel: string; href: string; crossOrigin: string | null }[] = []
     const doc = {
+      baseURI: 'http://shop.test/specialDetail?id=1',
       createElement: () => ({ rel: '', href: '', crossOrigin: null }),
       head: { append: (link: (typeof added)[number]) => added.push(link) },
     } as unknown as Document
-    preloadListed(['/assets/a.js', 'https://elsewhere/b.js', 3, '/assets/c.js'], doc)
+    preloadListed(
+      ['/assets/a.js', 'https://elsewhere/b.js', '//elsewhere/b.js', 3, '/assets/c.js'],
+      doc,
+    )
     expect(added).toEqual([
       { rel: 'modulepreload', href: '/assets/a.js', crossOrigin: '' },
       { rel: 'modulepreload', href: '/assets/c.js', crossOrigin: '' },
@@ -123,23 +127,34 @@ describe('when the app may load (ADR 026 §9)', () => {
     expect(added).toHaveLength(2)
   })
 
-  it('an app that failed to load is loaded again once per tab, never in a loop', () => {
+  it('an app that failed to load is loaded again once, never in a loop, and never offline', () => {
     const stored = new Map<string, string>()
     const storage = {
       getItem: (key: string) => stored.get(key) ?? null,
       setItem: (key: string, value: string) => void stored.set(key, value),
     }
     let reloads = 0
-    expect(reloadOnce(storage, () => reloads++)).toBe(true)
-    expect(reloadOnce(storage, () => reloads++)).toBe(false)
+    const reload = () => reloads++
+    expect(reloadOnce(storage, reload)).toBe(true)
+    expect(reloadOnce(storage, reload)).toBe(false)
     expect(reloads).toBe(1)
+
+    // Offline: nothing now, the reload once the connection is back.
+    stored.clear()
+    let back = () => {}
+    const offline = { onLine: false, whenOnline: (retry: () => void) => (back = retry) }
+    expect(reloadOnce(storage, reload, offline)).toBe(false)
+    expect(reloads).toBe(1)
+    back()
+    expect(reloads).toBe(2)
+
     const refusing = {
       getItem: () => null,
       setItem: () => {
         throw new Error('quota')
       },
     }
-    expect(reloadOnce(refusing, () => reloads++)).toBe(false)
-    expect(reloads).toBe(1)
+    expect(reloadOnce(refusing, reload)).toBe(false)
+    expect(reloads).toBe(2)
   })
 })

@@ -72,10 +72,15 @@ export function releaseFirstScreen(
  * Preloads, all at once, the scripts the server listed for after the first screen (the app's and
  * its route's chunks), which the page did not name so as not to compete with its first paint.
  */
+function origin(doc: Document): string {
+  return new URL(doc.baseURI).origin
+}
+
 export function preloadListed(scripts: unknown, doc: Document = document): void {
   if (!Array.isArray(scripts)) return
   for (const href of scripts) {
-    if (typeof href !== 'string' || !href.startsWith('/')) continue
+    // Only this site's own scripts: no `//host/…` nor any other origin.
+    if (typeof href !== 'string' || new URL(href, doc.baseURI).origin !== origin(doc)) continue
     const link = doc.createElement('link')
     link.rel = 'modulepreload'
     link.crossOrigin = ''
@@ -88,21 +93,59 @@ const RELOADED = 'numisma-app-reloaded'
 
 /**
  * The app's scripts could not be loaded (a lost connection, or a release between the page and its
- * scripts): the page is loaded again, once per tab; after that the page stays as it is (a first
- * screen's links still work) rather than reloading in a loop.
+ * scripts): the page is loaded again, once until the app has started (see {@link appStarted}), so
+ * never in a loop; offline, once the connection is back. Returns true when a reload is under way.
  */
 export function reloadOnce(
   storage: Pick<Storage, 'getItem' | 'setItem'> | undefined,
   reload: () => void,
+  online: { onLine: boolean; whenOnline: (retry: () => void) => void } = {
+    onLine: true,
+    whenOnline: () => undefined,
+  },
 ): boolean {
   try {
     if (!storage || storage.getItem(RELOADED)) return false
-    storage.setItem(RELOADED, '1')
   } catch {
     return false // storage refused (private mode): no way to know it was tried, so no reload
   }
+  if (!online.onLine) {
+    // A reload now would put the browser's offline page over a readable first screen.
+    online.whenOnline(() => reloadOnce(storage, reload))
+    return false
+  }
+  try {
+    storage.setItem(RELOADED, '1')
+  } catch {
+    return false
+  }
   reload()
   return true
+}
+
+/** {@link reloadOnce} in the browser. */
+export function reloadApp(): boolean {
+  return reloadOnce(sessionStorage(), () => window.location.reload(), {
+    onLine: navigator.onLine,
+    whenOnline: (retry) => window.addEventListener('online', retry, { once: true }),
+  })
+}
+
+/** The app has rendered: a later failure to load may reload the page once again. */
+export function appStarted(): void {
+  try {
+    sessionStorage()?.removeItem(RELOADED)
+  } catch {
+    // nothing was stored either
+  }
+}
+
+function sessionStorage(): Storage | undefined {
+  try {
+    return window.sessionStorage
+  } catch {
+    return undefined
+  }
 }
 
 /** Lets the browser run what is waiting (a tap, a frame) before the next piece of start-up. */
