@@ -209,6 +209,28 @@ describe('first screen rendered by the server (ADR 026 §9)', () => {
       .toBe(300)
   })
 
+  it('what the reader typed into the search before the app took over stays, and its focus', async () => {
+    const context = await phoneContext(browser, { waitForTheApp: false })
+    opened.push(context)
+    const page = await context.newPage()
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    await page.route(/\/assets\/start-shop-[^/]*\.js$/, async (route) => {
+      await held
+      await route.continue()
+    })
+    await page.goto('/')
+    await page.locator('#first-screen [data-testid=home-search] input').fill('袁大头')
+    release()
+    await page.locator('#root [data-testid=special-list]').waitFor()
+    const search = page.locator('#root [data-testid=home-search] input')
+    await expect.poll(() => search.inputValue()).toBe('袁大头')
+    await expect(search.evaluate((input) => input === document.activeElement)).resolves.toBe(true)
+    // The app has the text, not only its field: searching with it finds the dollar.
+    await search.press('Enter')
+    await page.waitForURL((url) => url.searchParams.get('keyword') === '袁大头')
+  })
+
   it('without scripts, a landing page still shows its data', async () => {
     const staff = await staffSession()
     const { specialId, lots } = await createSpecialWithLots(staff, buildSpecial(), [{}])

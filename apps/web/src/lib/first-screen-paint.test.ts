@@ -15,6 +15,8 @@ function pageWith({ first, picture }: { first: boolean; picture?: string }) {
     remove: () => removed.push(FIRST_SCREEN_ID),
     querySelector: (selector: string) =>
       selector === '[data-testid=page-body]' ? { scrollTop: 420 } : null,
+    querySelectorAll: () => [],
+    ownerDocument: { activeElement: null },
   }
   const doc = {
     getElementById: (id: string) => (first && id === FIRST_SCREEN_ID ? element : null),

@@ -56,7 +56,7 @@ export function afterFirstScreen(deps: Deps = browserDeps()): Promise<void> {
  * Takes the server's first screen away: called as the app's first page is committed (PageFrame's
  * layout effect, before the browser paints), so the page replaces it in one frame. Returns how far
  * the reader had scrolled its page body, for the app's page to take over (undefined when there was
- * no first screen).
+ * no first screen); what they had typed into a field goes into the app's field, focus and all.
  */
 export function releaseFirstScreen(
   doc: Pick<Document, 'getElementById'> = document,
@@ -64,8 +64,48 @@ export function releaseFirstScreen(
   const first = doc.getElementById(FIRST_SCREEN_ID)
   if (!first) return undefined
   const offset = first.querySelector('[data-testid=page-body]')?.scrollTop ?? 0
+  const typed = typedInto(first)
   first.remove()
+  // The app's page is attached to the document by the end of this commit, before the next frame.
+  if (typed) requestAnimationFrame(() => typeInto(typed))
   return offset
+}
+
+interface Typed {
+  /** The app's copy of the field: the same tag under the same `data-testid`. */
+  selector: string
+  value: string
+  focused: boolean
+}
+
+/** What the reader typed into a field of the first screen (the home search), if anything. */
+function typedInto(first: HTMLElement): Typed | undefined {
+  const active = first.ownerDocument.activeElement
+  for (const field of first.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>(
+    'input, textarea',
+  )) {
+    if (field.value === field.defaultValue && field !== active) continue
+    const testId = field.closest('[data-testid]')?.getAttribute('data-testid')
+    if (!testId) continue
+    const selector = `#root [data-testid="${CSS.escape(testId)}"] ${field.tagName.toLowerCase()}`
+    return { selector, value: field.value, focused: field === active }
+  }
+  return undefined
+}
+
+/**
+ * Puts the text into the app's copy of the field as typing would (the native value setter and an
+ * `input` event, which React's onChange reads), and the focus with it.
+ */
+function typeInto(typed: Typed): void {
+  const field = document.querySelector<HTMLInputElement | HTMLTextAreaElement>(typed.selector)
+  if (!field) return
+  if (field.value !== typed.value) {
+    // React's own value tracker would swallow a plain assignment: the prototype's setter does not.
+    Reflect.set(Object.getPrototypeOf(field) as object, 'value', typed.value, field)
+    field.dispatchEvent(new Event('input', { bubbles: true }))
+  }
+  if (typed.focused) field.focus()
 }
 
 /**
