@@ -23,8 +23,14 @@ const browserDeps = (): Deps => ({
   frame: (callback) => requestAnimationFrame(callback),
   timer: (callback, ms) => setTimeout(callback, ms),
   picture: (href) => {
-    const image = new Image()
-    image.src = href
+    // The first screen's own <img> of it: decoding="async" paints it on its own schedule, which
+    // a separate Image() of the same address does not follow.
+    const shown = [...document.querySelectorAll(`#${FIRST_SCREEN_ID} img`)].find(
+      (img): img is HTMLImageElement =>
+        img instanceof HTMLImageElement && img.getAttribute('src') === href,
+    )
+    const image = shown ?? new Image()
+    if (!shown) image.src = href
     return image.decode()
   },
 })
@@ -32,7 +38,7 @@ const browserDeps = (): Deps => ({
 /**
  * When the app's scripts may be fetched. A page whose first screen came rendered by the server is
  * on screen before any script runs: the scripts wait until its main picture (the one preloaded
- * with fetchpriority=high) has loaded, or {@link PICTURE_WAIT_MS} has passed, and a frame has been
+ * with fetchpriority=high) has loaded, or {@link PICTURE_WAIT_MS} has passed, and frames have been
  * painted after that, so that on a slow link they do not take the bandwidth the picture needs. Any other page resolves at once:
  * nothing is on screen until the app renders.
  */
@@ -48,8 +54,11 @@ export function afterFirstScreen(deps: Deps = browserDeps()): Promise<void> {
         new Promise<void>((resolve) => timer(resolve, PICTURE_WAIT_MS)),
       ])
     : Promise.resolve()
-  // Then a frame and a task after it: the first screen, the picture in it, has been painted.
-  return picture.then(() => new Promise<void>((resolve) => frame(() => timer(resolve, 0))))
+  // Then two frames and a task after them: the first screen, the picture in it, has been painted
+  // (a picture decoded during one frame is painted in the next).
+  return picture.then(
+    () => new Promise<void>((resolve) => frame(() => frame(() => timer(resolve, 0)))),
+  )
 }
 
 /**
