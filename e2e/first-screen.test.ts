@@ -116,6 +116,24 @@ function entryFiles(): Set<string> {
   return files
 }
 
+/**
+ * Opens `url` with the app's scripts held back until `release()`, as on a slow link: the reader
+ * has the server's first screen alone meanwhile.
+ */
+async function openWithTheAppHeld(url: string): Promise<{ page: Page; release: () => void }> {
+  const context = await phoneContext(browser, { waitForTheApp: false })
+  opened.push(context)
+  const page = await context.newPage()
+  let release = () => {}
+  const held = new Promise<void>((resolve) => (release = resolve))
+  await page.route(/\/assets\/start-shop-[^/]*\.js$/, async (route) => {
+    await held
+    await route.continue()
+  })
+  await page.goto(url)
+  return { page, release }
+}
+
 describe('first screen rendered by the server (ADR 026 §9)', () => {
   it('paints before any script of the app is fetched, and the app takes over in place, never blank', async () => {
     const context = await phoneContext(browser)
@@ -183,17 +201,8 @@ describe('first screen rendered by the server (ADR 026 §9)', () => {
   })
 
   it('where the reader scrolled the first screen to, the page of the app stays', async () => {
-    const context = await phoneContext(browser, { waitForTheApp: false })
-    opened.push(context)
-    const page = await context.newPage()
     // The app waits until the first screen has been scrolled, as on a slow link.
-    let release = () => {}
-    const held = new Promise<void>((resolve) => (release = resolve))
-    await page.route(/\/assets\/start-shop-[^/]*\.js$/, async (route) => {
-      await held
-      await route.continue()
-    })
-    await page.goto('/')
+    const { page, release } = await openWithTheAppHeld('/')
     const first = '#first-screen [data-testid=page-body]'
     await page.locator(first).waitFor()
     await page.evaluate((selector) => {
@@ -210,16 +219,7 @@ describe('first screen rendered by the server (ADR 026 §9)', () => {
   })
 
   it('what the reader typed into the search before the app took over stays, and its focus', async () => {
-    const context = await phoneContext(browser, { waitForTheApp: false })
-    opened.push(context)
-    const page = await context.newPage()
-    let release = () => {}
-    const held = new Promise<void>((resolve) => (release = resolve))
-    await page.route(/\/assets\/start-shop-[^/]*\.js$/, async (route) => {
-      await held
-      await route.continue()
-    })
-    await page.goto('/')
+    const { page, release } = await openWithTheAppHeld('/')
     await page.locator('#first-screen [data-testid=home-search] input').fill('袁大头')
     release()
     await page.locator('#root [data-testid=special-list]').waitFor()
