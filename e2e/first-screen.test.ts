@@ -218,6 +218,60 @@ describe('first screen rendered by the server (ADR 026 §9)', () => {
       .toBe(300)
   })
 
+  it("a special's long list goes in as its first cards, then the rest in steps; a scrolled one at once", async () => {
+    const staff = await staffSession()
+    const { specialId } = await createSpecialWithLots(
+      staff,
+      buildSpecial(),
+      Array.from({ length: 20 }, () => ({})),
+    )
+    const url = `/specialDetail?id=${specialId}`
+    const cards = '#root [data-testid=special-lots] [data-testid=lot-card]'
+
+    // Unscrolled: the app's first commit has the first 8 cards (FIRST_STEP), the next ones follow.
+    const context = await phoneContext(browser)
+    opened.push(context)
+    const page = await context.newPage()
+    await page.addInitScript(`(() => {
+      window.__counts = []
+      new MutationObserver(() => {
+        const n = document.querySelectorAll(${JSON.stringify(cards)}).length
+        if (n > 0 && n !== window.__counts.at(-1)) window.__counts.push(n)
+      }).observe(document, { childList: true, subtree: true })
+    })()`)
+    await page.goto(url)
+    await expect.poll(() => page.locator(cards).count()).toBe(20)
+    const counts = await page.evaluate<number[]>('window.__counts')
+    expect(counts[0]).toBe(8)
+    expect(counts.at(-1)).toBe(20)
+
+    // Scrolled before the app took over: every card in the first commit, under the same offset.
+    const held = await openWithTheAppHeld(url)
+    const first = '#first-screen [data-testid=page-body]'
+    await held.page.locator(first).waitFor()
+    await held.page.evaluate((selector) => {
+      document.querySelector(selector)!.scrollTop = 1500
+    }, first)
+    await held.page.evaluate((selector) => {
+      const counts: number[] = []
+      Object.assign(window, { __counts: counts })
+      new MutationObserver(() => {
+        const n = document.querySelectorAll(selector).length
+        if (n > 0 && n !== counts.at(-1)) counts.push(n)
+      }).observe(document, { childList: true, subtree: true })
+    }, cards)
+    held.release()
+    await held.page.locator(cards).first().waitFor()
+    await expect
+      .poll(() =>
+        held.page.evaluate(
+          () => document.querySelector('#root [data-testid=page-body]')!.scrollTop,
+        ),
+      )
+      .toBe(1500)
+    expect(await held.page.evaluate<number[]>('window.__counts')).toEqual([20])
+  })
+
   it('what the reader typed into the search before the app took over stays, and its focus', async () => {
     const { page, release } = await openWithTheAppHeld('/')
     await page.locator('#first-screen [data-testid=home-search] input').fill('袁大头')

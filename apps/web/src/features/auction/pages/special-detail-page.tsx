@@ -7,6 +7,7 @@ import { LotCard, LotList, LotListSkeleton } from '../../../components/lot-card'
 import { PageFrame } from '../../../components/page-frame'
 import { ShareButton } from '../../../components/share-button'
 import { positiveId } from '../../../lib/query-param'
+import { useRenderedInSteps } from '../../../lib/render-in-steps'
 import { specialShare } from '../../../lib/share/share-info'
 import { useShareInfo } from '../../../lib/share/share-store'
 import { useSpecial } from '../api/get-special'
@@ -19,6 +20,7 @@ export function SpecialDetailPage() {
   const [params] = useSearchParams()
   const id = positiveId(params.get('id'))
   const special = useSpecial(id)
+  const shown = useRenderedInSteps(special.data?.lots.length ?? 0)
   useShareInfo(special.data ? specialShare(special.data, t) : undefined)
 
   if (id === undefined) {
@@ -57,7 +59,7 @@ export function SpecialDetailPage() {
               <EmptyState description={t('special.noLots')} />
             ) : (
               <LotList testId="special-lots">
-                {special.data.lots.map((lot) => (
+                {special.data.lots.slice(0, shown).map((lot) => (
                   <LotCard key={lot.id} lot={lot} />
                 ))}
               </LotList>
