@@ -84,3 +84,23 @@ describe('every route of spec §2 renders with its title', () => {
     })
   }
 })
+
+describe('a page that cannot load', () => {
+  it('says so with a retry in place of the shell, and the next page shows again', async () => {
+    const context = await phoneContext(browser)
+    const page = await context.newPage()
+    await page.route(/\/assets\/category-page-[^/]*\.js$/, (route) => route.abort())
+    await page.goto('/')
+    await page.locator('#root [data-testid=special-list]').waitFor()
+
+    await page.getByText('分类', { exact: true }).last().click() // tab bar → categories
+    await page.getByText('页面加载失败，请重试').waitFor()
+    await expect(page.getByRole('button', { name: '重试' }).count()).resolves.toBe(1)
+
+    // Back to the home page: the failure was the category page's, not the app's.
+    await page.goBack()
+    await page.locator('#root [data-testid=special-list]').waitFor()
+    await expect(page.getByText('页面加载失败，请重试').count()).resolves.toBe(0)
+    await context.close()
+  })
+})

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react'
 import { KeepAlive } from 'keepalive-for-react'
 import { useTranslation } from 'react-i18next'
-import { useLocation, useMatches, useOutlet } from 'react-router'
+import { useLocation, useOutlet } from 'react-router'
 import { PageLoading } from '../components/page-loading'
 import { inBackground } from '../lib/background'
 import { browserCookies, readSession } from '../lib/cookies'
@@ -9,7 +9,7 @@ import { guardFromCookies } from '../lib/guard'
 import { currentInAppEnvironment } from '../lib/in-app/environment'
 import { requestSignIn } from '../lib/in-app/sign-in'
 import { PageLocation } from './page-location'
-import { keepAlivePatterns, NOT_FOUND_ROUTE, ROUTES, titleFor, type RouteMeta } from './routes'
+import { keepAlivePatterns, matchRoute, ROUTES, titleFor } from './routes'
 
 /** Signed-in users only; its own chunk so an anonymous first load does not carry push. */
 const OutbidNotifier = lazy(async () => ({
@@ -34,10 +34,6 @@ const KEEP_ALIVE = keepAlivePatterns(ROUTES)
 /** How many kept-alive pages (distinct path + query) are held at once. */
 const KEEP_ALIVE_MAX = 12
 
-function isRouteMeta(value: unknown): value is RouteMeta {
-  return typeof value === 'object' && value !== null && 'path' in value && 'title' in value
-}
-
 /**
  * The shell around every route: the sign-in guard, the document title from route meta, and the
  * keep-alive cache (key = pathname + search) that preserves kept-alive pages.
@@ -45,10 +41,8 @@ function isRouteMeta(value: unknown): value is RouteMeta {
 export function AppLayout({ debugTools }: { debugTools: boolean }) {
   const location = useLocation()
   const outlet = useOutlet()
-  const matches = useMatches()
   const { i18n } = useTranslation()
-  const handle = matches.at(-1)?.handle
-  const meta = isRouteMeta(handle) ? handle : NOT_FOUND_ROUTE
+  const meta = matchRoute(location.pathname, debugTools)
   const cacheKey = location.pathname + location.search
   const decision = guardFromCookies(meta.auth, cacheKey + location.hash, browserCookies)
   const signInFor = decision.kind === 'sign-in' ? decision.wanted : null

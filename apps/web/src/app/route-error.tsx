@@ -1,6 +1,7 @@
 import { Button, Result } from 'antd-mobile'
-import { useLayoutEffect } from 'react'
+import { Component, useLayoutEffect, type ErrorInfo, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
+import { useLocation } from 'react-router'
 import { releaseFirstScreen } from '../lib/first-screen-paint'
 
 /**
@@ -28,4 +29,45 @@ export function RouteError() {
       </div>
     </div>
   )
+}
+
+/**
+ * The shell's error boundary, the data router's `errorElement` of before: a page that fails to
+ * render or to load its chunk shows RouteError in place of the shell. Going to another page (the
+ * back arrow, a link in the tab bar's place) tries again, as the data router cleared its error.
+ */
+export function RouteErrorBoundary({ children }: { children: ReactNode }) {
+  const { key } = useLocation()
+  return <ErrorBoundary resetKey={key}>{children}</ErrorBoundary>
+}
+
+interface BoundaryProps {
+  resetKey: string
+  children: ReactNode
+}
+
+interface BoundaryState {
+  failed: boolean
+  /** The location the state is for: a new one clears the failure. */
+  key: string
+}
+
+class ErrorBoundary extends Component<BoundaryProps, BoundaryState> {
+  override state: BoundaryState = { failed: false, key: this.props.resetKey }
+
+  static getDerivedStateFromError(): Partial<BoundaryState> {
+    return { failed: true }
+  }
+
+  static getDerivedStateFromProps(props: BoundaryProps, state: BoundaryState) {
+    return props.resetKey === state.key ? null : { failed: false, key: props.resetKey }
+  }
+
+  override componentDidCatch(error: Error, info: ErrorInfo): void {
+    console.error(error, info.componentStack)
+  }
+
+  override render() {
+    return this.state.failed ? <RouteError /> : this.props.children
+  }
 }

@@ -1,8 +1,8 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react'
-import { createBrowserRouter, type RouteObject } from 'react-router'
+import { Route, Routes } from 'react-router'
 import { PageMetaContext } from '../components/page-meta-context'
 import { AppLayout } from './app-layout'
-import { RouteError } from './route-error'
+import { RouteErrorBoundary } from './route-error'
 import { whenIdle } from '../lib/idle-work'
 import { matchRoute, ROUTES, visibleRoutes, type RouteMeta } from './routes'
 
@@ -159,18 +159,20 @@ const PAGES: Record<string, Page> = {
   '*': page(() => import('./not-found-page'), 'NotFoundPage'),
 }
 
-function toRoute(meta: RouteMeta): RouteObject {
+function toRoute(meta: RouteMeta) {
   const Page = PAGES[meta.path]
   if (!Page) throw new Error(`no page for route ${meta.path}`)
-  return {
-    path: meta.path,
-    handle: meta,
-    element: (
-      <PageMetaContext value={meta}>
-        <Page />
-      </PageMetaContext>
-    ),
-  }
+  return (
+    <Route
+      key={meta.path}
+      path={meta.path}
+      element={
+        <PageMetaContext value={meta}>
+          <Page />
+        </PageMetaContext>
+      }
+    />
+  )
 }
 
 /**
@@ -184,12 +186,22 @@ export function loadPage(pathname: string, signedIn: boolean): Promise<unknown> 
   return loaders.get(Page)?.() ?? Promise.resolve()
 }
 
-export function createAppRouter(debugTools: boolean) {
-  return createBrowserRouter([
-    {
-      element: <AppLayout debugTools={debugTools} />,
-      errorElement: <RouteError />,
-      children: visibleRoutes(debugTools).map(toRoute),
-    },
-  ])
+/**
+ * Every route of spec §2 inside the shell (react-router's declarative mode: the app loads no data
+ * through the router, and the data router's code was 16 KB of the first load, issue 13).
+ */
+export function AppRoutes({ debugTools }: { debugTools: boolean }) {
+  return (
+    <Routes>
+      <Route
+        element={
+          <RouteErrorBoundary>
+            <AppLayout debugTools={debugTools} />
+          </RouteErrorBoundary>
+        }
+      >
+        {visibleRoutes(debugTools).map(toRoute)}
+      </Route>
+    </Routes>
+  )
 }

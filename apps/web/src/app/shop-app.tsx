@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'react'
-import { RouterProvider } from 'react-router'
+import { BrowserRouter } from 'react-router'
 import { readSession } from '../lib/cookies'
 import { currentEnvironment } from '../lib/environment'
 import { afterFirstInput } from '../lib/idle-work'
 import { Providers } from './providers'
-import { createAppRouter, prefetchPages } from './router'
+import { AppRoutes, prefetchPages } from './router'
 
 export function ShopApp() {
-  const [router] = useState(() => createAppRouter(currentEnvironment().debugTools))
+  const [debugTools] = useState(() => currentEnvironment().debugTools)
   useEffect(() => {
     let stopPrefetch: (() => void) | undefined
     const cancel = afterFirstInput(() => {
@@ -20,7 +20,9 @@ export function ShopApp() {
   }, [])
   return (
     <Providers>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AppRoutes debugTools={debugTools} />
+      </BrowserRouter>
     </Providers>
   )
 }
