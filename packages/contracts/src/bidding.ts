@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { IdSchema } from './api'
 import { LotCardSchema } from './catalog'
+import { BID_AMOUNT_MAX } from './limits'
 
 /**
  * Bidding and watch calls of DESIGN §9 (amounts in fen): request, response and query shapes that
@@ -10,7 +11,7 @@ const Fen = z.number().int()
 
 export const BidRequestSchema = z.object({
   lotId: IdSchema,
-  amount: z.number().int().positive().max(100_000_000_000),
+  amount: z.number().int().positive().max(BID_AMOUNT_MAX),
   proxy: z.boolean().default(false),
 })
 export type BidRequest = z.infer<typeof BidRequestSchema>

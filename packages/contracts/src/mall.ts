@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { IdParamSchema, IdSchema, plainText } from './api'
 import { MallItemCardSchema } from './catalog'
 import type { Locale } from './errors'
+import { ORDER_QUANTITY_MAX } from './limits'
 
 /**
  * Mall purchase, coupons and mall watching (DESIGN §5 and §9 "Mall and coupons"). Amounts in fen,
@@ -100,7 +101,7 @@ export type ReceivedCoupon = z.infer<typeof ReceivedCouponSchema>
 export const UserCouponsQuerySchema = z
   .object({
     productNo: ProductNoSchema.optional(),
-    quantity: z.coerce.number().int().min(1).max(999).default(1),
+    quantity: z.coerce.number().int().min(1).max(ORDER_QUANTITY_MAX).default(1),
     orderId: IdParamSchema.optional(),
   })
   .refine((q) => (q.productNo === undefined) !== (q.orderId === undefined), {
@@ -143,7 +144,7 @@ export type UserCouponRecord = z.infer<typeof UserCouponRecordSchema>
 
 export const CreateOrderRequestSchema = z.object({
   productNo: ProductNoSchema,
-  quantity: z.number().int().min(1).max(999),
+  quantity: z.number().int().min(1).max(ORDER_QUANTITY_MAX),
   userCouponId: IdSchema.optional(),
 })
 export type CreateOrderRequest = z.infer<typeof CreateOrderRequestSchema>

@@ -2,6 +2,18 @@ import { z } from 'zod'
 import { IdSchema } from './api'
 import { LotStatusSchema } from './catalog'
 
+// The socket's timings and close codes are zod-free, for the web app's first load (issue 13); the
+// server and the schemas below still name them from here.
+export {
+  PUSH_ANSWER_MS,
+  PUSH_CLOSE_POLICY,
+  PUSH_CLOSE_RESTART,
+  PUSH_QUIET_MS,
+  RESTART_RETRY_MAX_MS,
+  RESTART_RETRY_MIN_MS,
+  restartRetryAfterMs,
+} from './push-socket'
+
 /**
  * Messages on the push WebSocket `/svc/push/ws` (DESIGN §4 "Realtime", §9). The client subscribes
  * to lots; the server sends lot updates, an outbid notice to the user who lost the lead, and an
@@ -22,10 +34,6 @@ export type PushSubscribe = z.infer<typeof PushSubscribeSchema>
  */
 export const PushPingSchema = z.object({ type: z.literal('ping') })
 export const PushPongSchema = z.object({ type: z.literal('pong') })
-
-/** What the client quietly waits before a ping, and how long for any answer after it. */
-export const PUSH_QUIET_MS = 25_000
-export const PUSH_ANSWER_MS = 10_000
 
 export const PushLotSchema = z.object({
   type: z.literal('lot'),
@@ -75,32 +83,6 @@ export const PushErrorSchema = z.object({ type: z.literal('error'), code: z.stri
  */
 export const PUSH_ERROR_CODES = ['VALIDATION_FAILED', 'RATE_LIMITED', 'INTERNAL_ERROR'] as const
 export type PushErrorCode = (typeof PUSH_ERROR_CODES)[number]
-
-/** WebSocket close code 1008 (policy violation): the server closed a socket for abuse. */
-export const PUSH_CLOSE_POLICY = 1008
-
-/**
- * WebSocket close code 1012 (Service Restart): the instance is shutting down (ADR 032), for the
- * push socket and the chat sockets alike. The close reason is JSON `{"retryAfterMs": n}`: the
- * server spreads n over {@link RESTART_RETRY_MIN_MS}…{@link RESTART_RETRY_MAX_MS} per socket and
- * the client waits n plus a jitter of its own before reconnecting, so thousands of sockets closed
- * together do not all come back in the same millisecond.
- */
-export const PUSH_CLOSE_RESTART = 1012
-export const RESTART_RETRY_MIN_MS = 500
-export const RESTART_RETRY_MAX_MS = 15_000
-
-/** The wait a 1012 close reason asks for; undefined when it carries none (or a malformed one). */
-export function restartRetryAfterMs(reason: string): number | undefined {
-  try {
-    const hint = JSON.parse(reason) as { retryAfterMs?: unknown }
-    const ms = hint?.retryAfterMs
-    if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) return undefined
-    return Math.min(ms, RESTART_RETRY_MAX_MS)
-  } catch {
-    return undefined
-  }
-}
 
 /** Everything the server sends. */
 export const PushServerMessageSchema = z.discriminatedUnion('type', [

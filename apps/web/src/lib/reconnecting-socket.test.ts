@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { FakeWebSocket as FakeSocket } from '../test/fake-web-socket'
-import { PUSH_CLOSE_RESTART, RESTART_RETRY_MAX_MS } from '@numisma/contracts/push'
+import { PUSH_CLOSE_RESTART, RESTART_RETRY_MAX_MS } from '@numisma/contracts/push-socket'
 import {
   reconnectDelay,
   reconnectingSocket,

@@ -1,4 +1,4 @@
-import { PUSH_CLOSE_RESTART, restartRetryAfterMs } from '@numisma/contracts/push'
+import { PUSH_CLOSE_RESTART, restartRetryAfterMs } from '@numisma/contracts/push-socket'
 
 /**
  * A WebSocket that comes back after a drop, with exponential backoff (1 s, 2 s, 4 s … 30 s, reset

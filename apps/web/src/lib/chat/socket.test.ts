@@ -1,4 +1,4 @@
-import { PUSH_ANSWER_MS, PUSH_QUIET_MS } from '@numisma/contracts/push'
+import { PUSH_ANSWER_MS, PUSH_QUIET_MS } from '@numisma/contracts/push-socket'
 import { describe, expect, it } from 'vitest'
 import { FakeWebSocket as FakeSocket } from '../../test/fake-web-socket'
 import { openChatSocket, socketUrl } from './socket'

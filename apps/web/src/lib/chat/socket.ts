@@ -3,7 +3,7 @@ import {
   type ChatClientFrame,
   type ChatServerFrame,
 } from '@numisma/contracts/chat'
-import { PUSH_ANSWER_MS, PUSH_CLOSE_POLICY, PUSH_QUIET_MS } from '@numisma/contracts/push'
+import { PUSH_ANSWER_MS, PUSH_CLOSE_POLICY, PUSH_QUIET_MS } from '@numisma/contracts/push-socket'
 import { browserSocket, reconnectingSocket, type WebSocketLike } from '../reconnecting-socket'
 
 /**

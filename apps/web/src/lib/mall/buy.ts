@@ -1,9 +1,6 @@
 import type { MallItemDetail } from '@numisma/contracts/catalog'
-import {
-  CreateOrderRequestSchema,
-  type CreateOrderResult,
-  type UsableCoupon,
-} from '@numisma/contracts/mall'
+import { ORDER_QUANTITY_MAX } from '@numisma/contracts/limits'
+import type { CreateOrderResult, UsableCoupon } from '@numisma/contracts/mall'
 import { couponSaving, type CouponRule } from '@numisma/domain/coupons'
 
 /**
@@ -13,7 +10,7 @@ import { couponSaving, type CouponRule } from '@numisma/domain/coupons'
  */
 
 /** The most units one order may ask for (the contract's bound). */
-export const QUANTITY_MAX = CreateOrderRequestSchema.shape.quantity.maxValue ?? 999
+export const QUANTITY_MAX = ORDER_QUANTITY_MAX
 
 /** Why the item cannot be bought now, in the order a buyer would want to hear it. */
 export type BuyBlock = 'off_sale' | 'sold_out' | 'limit_reached'

@@ -1,4 +1,4 @@
-import { BidRequestSchema } from '@numisma/contracts/bidding'
+import { BID_AMOUNT_MAX } from '@numisma/contracts/limits'
 import { minimumBidFor } from '@numisma/domain/bid-engine'
 import { isOnGrid, nearestOnGrid, type PriceStep } from '@numisma/domain/increments'
 
@@ -18,7 +18,7 @@ export interface BidFloorInput {
 }
 
 /** The most a bid may be (the request schema's ceiling). */
-export const MAX_BID = BidRequestSchema.shape.amount.maxValue ?? Number.MAX_SAFE_INTEGER
+export const MAX_BID = BID_AMOUNT_MAX
 
 /** The lowest amount the server accepts, by the engine's own rule (packages/domain). */
 export function minimumBid(lot: BidFloorInput, mode: BidMode, steps: readonly PriceStep[]): number {
