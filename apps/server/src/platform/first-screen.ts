@@ -2,6 +2,15 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { PriceStepSchema } from '@numisma/contracts/bidding'
+import {
+  BannerSchema,
+  CategorySchema,
+  LotDetailSchema,
+  MallItemDetailSchema,
+  SpecialDetailSchema,
+  SpecialSummarySchema,
+} from '@numisma/contracts/catalog'
 import {
   type ClientConfig,
   FIRST_SCREEN_GLOBAL,
@@ -10,7 +19,9 @@ import {
 } from '@numisma/contracts/client-config'
 import { COOKIE } from '@numisma/contracts/cookies'
 import { osInfoHeader, randomUuid, signedHeaders } from '@numisma/contracts/signing'
+import { MallCouponSchema } from '@numisma/contracts/mall'
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify'
+import { z } from 'zod'
 
 /**
  * Issue 13: a landing page's first screen used to wait for HTML → JS → its API calls → pictures.
@@ -34,6 +45,13 @@ interface Call {
   service: Service
   /** The path after the service base, as the web client builds it. */
   path: string
+  /**
+   * The schema of the answer's `data`: the one the web app checks this call's answer with, which
+   * is the route's response schema. The app takes an inlined answer unchecked (its check's code,
+   * zod, loads after the first render) and the catalogue's public reads are sent pre-serialised,
+   * past the route's response schema (ADR 033): the answer is checked here, and inlined as parsed.
+   */
+  data: z.ZodType
   /** Asked for on every page: answers that move by the second are never reused. */
   live?: boolean
 }
@@ -78,6 +96,22 @@ function field(record: unknown, name: string): unknown {
 
 const PRODUCT_NO = /^[A-Za-z0-9_-]{1,32}$/
 
+/**
+ * What each landing call's answer holds (the web app's schema for it, apps/web/src). None may
+ * transform or coerce: parsing what they parsed must give it back unchanged, as the app would have
+ * (first-screen.test.ts checks).
+ */
+export const FIRST_SCREEN_DATA = {
+  banners: z.array(BannerSchema),
+  categories: z.array(CategorySchema),
+  specials: z.array(SpecialSummarySchema),
+  special: SpecialDetailSchema,
+  lot: LotDetailSchema,
+  priceSteps: z.array(PriceStepSchema),
+  mallItem: MallItemDetailSchema,
+  mallCoupons: z.array(MallCouponSchema),
+}
+
 /** Which calls the page at this URL makes on its first render (apps/web/src), if it is a landing page. */
 export function planFor(url: string): Plan | undefined {
   const parsed = new URL(url, 'http://x')
@@ -88,9 +122,9 @@ export function planFor(url: string): Plan | undefined {
         route: HOME,
         page: '/',
         calls: [
-          { service: 'main', path: '/mall/advertis/0' },
-          { service: 'main', path: '/meta/@category' },
-          { service: 'main', path: '/special/V1' },
+          { service: 'main', path: '/mall/advertis/0', data: FIRST_SCREEN_DATA.banners },
+          { service: 'main', path: '/meta/@category', data: FIRST_SCREEN_DATA.categories },
+          { service: 'main', path: '/special/V1', data: FIRST_SCREEN_DATA.specials },
         ],
         picture: (body) => first(body('/mall/advertis/0'), 'image'),
       }
@@ -102,7 +136,7 @@ export function planFor(url: string): Plan | undefined {
         route: SPECIAL,
         page: `/specialDetail?id=${id}`,
         afterFirst: true,
-        calls: [{ service: 'main', path: p }],
+        calls: [{ service: 'main', path: p, data: FIRST_SCREEN_DATA.special }],
         picture: (body) => {
           const cover = field(body(p), 'cover')
           return typeof cover === 'string' && cover !== '' ? cover : undefined
@@ -122,8 +156,12 @@ export function planFor(url: string): Plan | undefined {
           route: PRODUCT,
           page: `/productDetail?productNo=${no}`,
           calls: [
-            { service: 'main', path: item },
-            { service: 'main', path: `/mallproduct/getMallCoupons/${no}` },
+            { service: 'main', path: item, data: FIRST_SCREEN_DATA.mallItem },
+            {
+              service: 'main',
+              path: `/mallproduct/getMallCoupons/${no}`,
+              data: FIRST_SCREEN_DATA.mallCoupons,
+            },
           ],
           picture: (body) => firstString(field(body(item), 'images')),
         }
@@ -140,8 +178,8 @@ export function planFor(url: string): Plan | undefined {
         afterFirst: true,
         calls: [
           // Never from the cache: a lot's price moves by the second near its close.
-          { service: 'main', path: lot, live: true },
-          { service: 'main', path: '/bidding/price-step' },
+          { service: 'main', path: lot, live: true, data: FIRST_SCREEN_DATA.lot },
+          { service: 'main', path: '/bidding/price-step', data: FIRST_SCREEN_DATA.priceSteps },
         ],
         picture: (body) => firstString(field(body(lot), 'images')),
       }
@@ -291,7 +329,10 @@ export function firstScreen(
   const osInfo = osInfoHeader()
   const log = app.log.child({ module: 'first-screen' })
 
-  /** The call signed exactly like an anonymous browser; the body of a 2xx, else undefined. */
+  /**
+   * The call signed exactly like an anonymous browser: the body of a 2xx whose `data` passes the
+   * call's schema, with `data` as parsed; else undefined (the app then makes the call itself).
+   */
   async function fetchBody(call: Call, deviceId: string): Promise<unknown> {
     const pair = config.apps[call.service === 'main' ? 'h5' : 'search']
     const res = await app.inject({
@@ -314,12 +355,19 @@ export function firstScreen(
       },
     })
     if (res.statusCode < 200 || res.statusCode >= 300) return undefined
+    let body: unknown
     try {
-      const body: unknown = res.json()
-      return isRecord(body) && 'data' in body ? body : undefined
+      body = res.json()
     } catch {
       return undefined
     }
+    if (!isRecord(body) || !('data' in body)) return undefined
+    const data = call.data.safeParse(body.data)
+    if (!data.success) {
+      log.error({ path: call.path, issues: data.error.issues }, 'answer refused by its schema')
+      return undefined
+    }
+    return { ...body, data: data.data }
   }
 
   /** A value made at most FIRST_SCREEN_CACHE_MS ago for the same key, else a new one. */
