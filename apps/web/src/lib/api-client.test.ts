@@ -14,6 +14,7 @@ import {
   type ApiClientDeps,
 } from './api-client'
 import { memoryCookies } from './cookies'
+import { lazySchema, type Schema } from './lazy-schema'
 
 const CONFIG: ClientConfig = {
   env: 'development',
@@ -306,6 +307,116 @@ describe('request', () => {
   })
 })
 
+describe('a lazy schema (issue 13: zod after the first render)', () => {
+  /** A promise settled from outside, for a check whose code is still loading. */
+  function pending<T>() {
+    let resolve!: (value: T) => void
+    let reject!: (error: unknown) => void
+    const promise = new Promise<T>((res, rej) => {
+      resolve = res
+      reject = rej
+    })
+    return { promise, resolve, reject }
+  }
+  const WATCH = { path: '/auction/7/@attention', defaultError: 'GET_ITEM_INFO_FAILED' } as const
+
+  it('loads alongside a GET, and checks the answer once both are in', async () => {
+    const { client, deps } = setup({
+      fetch: vi.fn(() => Promise.resolve(json(200, { data: { lotId: 7, watching: true } }))),
+    })
+    const code = pending<Schema<{ lotId: number; watching: boolean }>>()
+    const onAnswer = vi.fn()
+    const answer = client.request({ ...WATCH, schema: lazySchema(() => code.promise), onAnswer })
+    await vi.waitFor(() => expect(onAnswer).toHaveBeenCalled())
+    // The call went out and its answer came while the check's code was still loading.
+    expect(deps.fetch).toHaveBeenCalledTimes(1)
+    code.resolve(WatchStateSchema)
+    await expect(answer).resolves.toEqual({ lotId: 7, watching: true })
+  })
+
+  it('fails a bad answer with the default error, toasted, as an eager schema does', async () => {
+    const { client, deps } = setup({
+      fetch: vi.fn(() => Promise.resolve(json(200, { data: { nope: 1 } }))),
+    })
+    const schema = lazySchema(() =>
+      import('@numisma/contracts/bidding').then((m) => m.WatchStateSchema),
+    )
+    await expect(client.request({ ...WATCH, schema })).rejects.toMatchObject({
+      code: 'GET_ITEM_INFO_FAILED',
+      status: 200,
+    })
+    expect(deps.toast).toHaveBeenCalledWith(errorText('GET_ITEM_INFO_FAILED', 'zh'))
+  })
+
+  it('checks a whole page envelope', async () => {
+    const page = { data: [{ lotId: 1, watching: true }], page: 1, pageSize: 10, total: 1 }
+    const reply = (body: unknown) => setup({ fetch: vi.fn(() => Promise.resolve(json(200, body))) })
+    const schema = lazySchema(() =>
+      Promise.all([import('@numisma/contracts/api'), import('@numisma/contracts/bidding')]).then(
+        ([api, bidding]) => api.pageSchema(bidding.WatchStateSchema),
+      ),
+    )
+    const options = { path: '/x', defaultError: 'GET_LIST_FAILED', schema } as const
+    await expect(reply(page).client.requestPage(options)).resolves.toEqual(page)
+    const { client, deps } = reply({ ...page, total: undefined })
+    await expect(client.requestPage(options)).rejects.toMatchObject({ code: 'GET_LIST_FAILED' })
+    expect(deps.toast).toHaveBeenCalledWith(errorText('GET_LIST_FAILED', 'zh'))
+  })
+
+  it('fails a GET with the default error when its check cannot be loaded, quietly if silent', async () => {
+    const { client, deps } = setup()
+    const schema = lazySchema<unknown>(() => Promise.reject(new Error('chunk failed')))
+    await expect(client.request({ ...WATCH, schema })).rejects.toMatchObject({
+      code: 'GET_ITEM_INFO_FAILED',
+    })
+    expect(deps.fetch).toHaveBeenCalledTimes(1)
+    expect(deps.toast).toHaveBeenCalledWith(errorText('GET_ITEM_INFO_FAILED', 'zh'))
+    vi.mocked(deps.toast).mockClear()
+    await expect(client.request({ ...WATCH, schema, silent: true })).rejects.toBeInstanceOf(
+      ApiError,
+    )
+    expect(deps.toast).not.toHaveBeenCalled()
+  })
+
+  it('sends a change only once its check is loaded, and not at all when it cannot be', async () => {
+    const { client, deps } = setup({
+      fetch: vi.fn(() => Promise.resolve(json(200, { data: { lotId: 7, watching: true } }))),
+    })
+    const code = pending<Schema<{ lotId: number; watching: boolean }>>()
+    const watch = client.request({
+      ...WATCH,
+      method: 'POST',
+      schema: lazySchema(() => code.promise),
+    })
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(deps.fetch).not.toHaveBeenCalled()
+    code.resolve(WatchStateSchema)
+    await expect(watch).resolves.toEqual({ lotId: 7, watching: true })
+    expect(deps.fetch).toHaveBeenCalledTimes(1)
+
+    const refused = client.request({
+      ...WATCH,
+      method: 'POST',
+      schema: lazySchema<unknown>(() => Promise.reject(new Error('chunk failed'))),
+    })
+    await expect(refused).rejects.toMatchObject({ code: 'GET_ITEM_INFO_FAILED', status: 0 })
+    expect(deps.fetch).toHaveBeenCalledTimes(1)
+  })
+
+  it('offline, alerts as for any call, whether or not its check could be loaded', async () => {
+    const { client, deps } = setup({ isOnline: () => false })
+    const schema = lazySchema<unknown>(() => Promise.reject(new Error('chunk failed')))
+    for (const method of ['GET', 'POST'] as const) {
+      await expect(client.request({ ...WATCH, method, schema })).rejects.toMatchObject({
+        code: 'OFFLINE',
+      })
+    }
+    expect(deps.alert).toHaveBeenCalledTimes(2)
+    expect(deps.toast).not.toHaveBeenCalled()
+    expect(deps.fetch).not.toHaveBeenCalled()
+  })
+})
+
 describe('buildUrl', () => {
   it('joins base, path and query, dropping empty values', () => {
     expect(buildUrl('/svc/main/', '/a', { b: 'x y', c: undefined, d: null, e: 0 })).toBe(
@@ -403,16 +514,18 @@ describe('the first screen inlined by the server (issue 13)', () => {
     expect(deps.fetch).toHaveBeenCalledTimes(2)
   })
 
-  it('still checks the inlined body with the call’s schema', async () => {
-    const { client, deps } = withFirst({ '/svc/main/auction/7/@attention': { data: { nope: 1 } } })
+  it('takes the inlined body as the server checked it, without loading the call’s check', async () => {
+    const body = { data: { lotId: 7, watching: true, extra: 1 } }
+    const { client, deps } = withFirst({ '/svc/main/auction/7/@attention': body })
+    const load = vi.fn(() => Promise.resolve(WatchStateSchema))
     await expect(
       client.request({
         path: '/auction/7/@attention',
         defaultError: 'GET_ITEM_INFO_FAILED',
-        schema: WatchStateSchema,
+        schema: lazySchema(load),
       }),
-    ).rejects.toMatchObject({ code: 'GET_ITEM_INFO_FAILED' })
-    expect(deps.toast).toHaveBeenCalledWith(errorText('GET_ITEM_INFO_FAILED', 'zh'))
+    ).resolves.toBe(body.data)
+    expect(load).not.toHaveBeenCalled()
     expect(deps.fetch).not.toHaveBeenCalled()
   })
 
@@ -442,36 +555,27 @@ describe('the first screen inlined by the server (issue 13)', () => {
     expect(first).toHaveProperty(['/svc/main/auction/7/@attention'])
   })
 
-  it('gives a query its initial data synchronously, checked by the schema, once', async () => {
+  it('gives a query its initial data synchronously, once, without waiting for its check', async () => {
     const first: Record<string, unknown> = {
       '/svc/main/auction/7/@attention': { data: { lotId: 7, watching: true } },
     }
     const { client, deps } = withFirst(first)
+    const load = vi.fn(() => Promise.resolve(WatchStateSchema))
     const call = {
       path: '/auction/7/@attention',
       defaultError: 'GET_ITEM_INFO_FAILED',
-      schema: WatchStateSchema,
+      schema: lazySchema(load),
     } as const
+    // The first render takes it as it is: the server checked it when it inlined it.
     expect(client.firstScreen(call)).toEqual({ lotId: 7, watching: true })
+    expect(load).not.toHaveBeenCalled()
     expect(first).toEqual({})
     expect(client.firstScreen(call)).toBeUndefined()
+    // The query's later fetches are checked.
     vi.mocked(deps.fetch).mockResolvedValueOnce(json(200, { data: { lotId: 7, watching: false } }))
     await expect(client.request(call)).resolves.toEqual({ lotId: 7, watching: false })
     expect(deps.fetch).toHaveBeenCalledTimes(1)
-  })
-
-  it('gives no initial data for a body its schema refuses, and the query then fetches quietly', async () => {
-    const { client, deps } = withFirst({ '/svc/main/auction/7/@attention': { data: { nope: 1 } } })
-    const call = {
-      path: '/auction/7/@attention',
-      defaultError: 'GET_ITEM_INFO_FAILED',
-      schema: WatchStateSchema,
-    } as const
-    expect(client.firstScreen(call)).toBeUndefined()
-    expect(deps.toast).not.toHaveBeenCalled()
-    vi.mocked(deps.fetch).mockResolvedValueOnce(json(200, { data: { lotId: 7, watching: false } }))
-    await expect(client.request(call)).resolves.toEqual({ lotId: 7, watching: false })
-    expect(deps.fetch).toHaveBeenCalledTimes(1)
+    expect(load).toHaveBeenCalledTimes(1)
   })
 
   it('gives no initial data for a POST, another query or after the first 30 s', () => {

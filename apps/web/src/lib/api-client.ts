@@ -11,6 +11,7 @@ import { getClientConfig } from './config'
 import { currentLanguage, toLocale, type Language } from './language'
 import { inBackground } from './background'
 import { inlinedData } from './inlined-data'
+import { isLazySchema, type LazySchema, type Schema } from './lazy-schema'
 
 /** Spec §9: every call gives up after 20 s. */
 export const REQUEST_TIMEOUT_MS = 20_000
@@ -32,8 +33,17 @@ export interface RequestOptions<T> {
   body?: unknown
   /** The catalogue text shown when the server gives no message (spec §8). */
   defaultError: ErrorCode
-  /** Checks and types `data`; a mismatch is a failure with the default error. */
-  schema?: { parse(value: unknown): T }
+  /**
+   * Checks and types `data`; a mismatch is a failure with the default error. Modules the shop's
+   * first load reaches give a {@link LazySchema} (lib/lazy-schema.ts): it loads alongside a GET, and
+   * before anything else is sent, so a change is only made once its answer can be checked.
+   */
+  schema?: Schema<T> | LazySchema<T>
+  /**
+   * Called when the answer has arrived, before it is checked (whose code may still be loading): a
+   * caller that times the round trip reads its clock here (lib/server-clock.ts).
+   */
+  onAnswer?: () => void
   /**
    * Do not toast a failure (the caller shows it its own way): every failure, or those a predicate
    * picks, e.g. `isNotFound` for a page that says "does not exist" instead.
@@ -103,10 +113,12 @@ export interface ApiClient {
   /** A paged list (DESIGN §2); `schema` checks the whole envelope, e.g. contracts' `pageSchema`. */
   requestPage<T = unknown>(options: RequestOptions<Page<T>>): Promise<Page<T>>
   /**
-   * The answer the server inlined into the page for this GET (issue 13), checked by the call's
-   * schema like a fetched one, and taken once. For a query's `initialData`: the page's first
-   * render shows it, where a query function would answer only after that render, in a second,
-   * blocking one. Undefined when there is none or it does not pass (the query then fetches).
+   * The answer the server inlined into the page for this GET (issue 13), taken once. For a query's
+   * `initialData`: the page's first render shows it, where a query function would answer only
+   * after that render, in a second, blocking one. Undefined when there is none (the query then
+   * fetches). Like every inlined answer it is not checked here: the server checked it against the
+   * same contract when it inlined it (apps/server platform/first-screen.ts), and the first render
+   * must not wait for the check's code (zod, loaded later).
    */
   firstScreen<T = unknown>(options: RequestOptions<T>): T | undefined
 }
@@ -140,9 +152,6 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     const config = deps.config()
     const service = options.service ?? 'main'
     const url = buildUrl(config.services[service], options.path, options.query)
-    // The server answered this one already, in the page itself: no round trip (issue 13).
-    const inlined = retried ? undefined : takeFirstScreen(method, url)
-    if (inlined) return inlined
 
     // Spec §5: no call at all while offline, and the user is told with an alert.
     if (!deps.isOnline()) {
@@ -232,38 +241,62 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     throw fail(code, res.status, message, isRecord(server.details) ? server.details : undefined)
   }
 
-  function parse<T>(options: RequestOptions<T>, value: unknown): T {
-    if (!options.schema) return value as T
+  /** The failure of an answer that does not pass its check, or whose check could not be loaded. */
+  function refused(options: RequestOptions<unknown>, status: number): ApiError {
+    const text = errorText(options.defaultError, toLocale(deps.language()))
+    const error = new ApiError(options.defaultError, status, text)
+    if (!isSilent(options, error)) deps.toast(text)
+    return error
+  }
+
+  /** The inlined success envelope for this call (a GET the page answered already), if any. */
+  function inlinedFor(options: RequestOptions<unknown>): Record<string, unknown> | undefined {
+    const base = deps.config().services[options.service ?? 'main']
+    return takeFirstScreen(options.method ?? 'GET', buildUrl(base, options.path, options.query))
+  }
+
+  /**
+   * The call's answer — `data`, or the whole envelope for a paged list — checked by its schema.
+   * A lazy schema loads alongside a GET, so the call costs no extra round trip once it is loaded,
+   * and before any other method is sent: nothing changes on the server that could not be checked.
+   */
+  async function answer<T>(options: RequestOptions<T>, envelope: boolean): Promise<T> {
+    // The server answered this one already, in the page itself (issue 13): no round trip, and
+    // checked by the server when it inlined it (see firstScreen).
+    const inlined = inlinedFor(options)
+    if (inlined) return (envelope ? inlined : inlined.data) as T
+    const schema = options.schema
+    const checking: Promise<Schema<T> | null | undefined> =
+      schema && isLazySchema(schema) ? schema.load().catch(() => null) : Promise.resolve(schema)
+    // (Offline, send() alerts and sends nothing, whatever the check.)
+    if ((options.method ?? 'GET') !== 'GET' && deps.isOnline() && (await checking) === null) {
+      throw refused(options, 0)
+    }
+    const body = await send(options)
+    options.onAnswer?.()
+    const value = envelope ? body : body.data
+    const check = await checking
+    if (check === undefined) return value as T
+    if (check === null) throw refused(options, 0)
     try {
-      return options.schema.parse(value)
+      return check.parse(value)
     } catch {
-      const text = errorText(options.defaultError, toLocale(deps.language()))
-      const error = new ApiError(options.defaultError, 200, text)
-      if (!isSilent(options, error)) deps.toast(text)
-      throw error
+      throw refused(options, 200)
     }
   }
 
   return {
     firstScreen<T>(options: RequestOptions<T>): T | undefined {
       if ((options.method ?? 'GET') !== 'GET') return undefined
-      const base = deps.config().services[options.service ?? 'main']
-      const body = takeFirstScreen('GET', buildUrl(base, options.path, options.query))
-      if (!body) return undefined
-      try {
-        return options.schema ? options.schema.parse(body.data) : (body.data as T)
-      } catch {
-        return undefined
-      }
+      return inlinedFor(options)?.data as T | undefined
     },
-    async request<T>(options: RequestOptions<T>): Promise<T> {
-      const body = await send(options)
-      return parse(options, body.data)
+    request<T>(options: RequestOptions<T>): Promise<T> {
+      return answer(options, false)
     },
-    async requestPage<T>(options: RequestOptions<Page<T>>): Promise<Page<T>> {
+    requestPage<T>(options: RequestOptions<Page<T>>): Promise<Page<T>> {
       // The whole envelope is checked, not only `data`: a page without its total would
       // otherwise end an infinite list early without a word.
-      return parse(options, await send(options))
+      return answer(options, true)
     },
   }
 }

@@ -5,7 +5,7 @@ import {
   type PushOutbid,
   type PushReminder,
 } from '@numisma/contracts/push'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import {
   createPushManager,
   parsePush,
@@ -78,6 +78,12 @@ function setup(options: { visible?: () => boolean; now?: () => number } = {}) {
   return { manager, sockets, timers, flush, fire }
 }
 
+/** Messages are checked before they are dispatched: lets the checks run. */
+const checked = () => new Promise((resolve) => setTimeout(resolve, 0))
+
+// The check's code (zod and the push contract) loads with the first message; here, beforehand.
+beforeAll(() => parsePush('{}'))
+
 const lot = (lotId: number, price: number): PushLot => ({
   type: 'lot',
   lotId,
@@ -128,7 +134,7 @@ describe('push manager', () => {
     expect(sockets[0]!.closed).toBe(true)
   })
 
-  it('routes lot messages to the components watching that lot and outbid to its listeners', () => {
+  it('routes lot messages to the components watching that lot and outbid to its listeners', async () => {
     const { manager, sockets, flush } = setup()
     const a: number[] = []
     const b: number[] = []
@@ -143,12 +149,25 @@ describe('push manager', () => {
     sockets[0]!.push(lot(2, 900))
     sockets[0]!.push(outbid(2, 900))
     sockets[0]!.push('not json')
+    await checked()
     expect(a).toEqual([500])
     expect(b).toEqual([900])
     expect(outbids).toEqual([2])
   })
 
-  it('routes reminders to their listeners, and a reminder listener alone opens the socket', () => {
+  it('dispatches the messages in the order they came, each once checked', async () => {
+    const { manager, sockets, flush } = setup()
+    const prices: number[] = []
+    manager.watchLots([1], (m) => prices.push(m.price!))
+    flush()
+    sockets[0]!.accept()
+    for (const price of [100, 200, 300, 400]) sockets[0]!.push(lot(1, price))
+    expect(prices).toEqual([])
+    await checked()
+    expect(prices).toEqual([100, 200, 300, 400])
+  })
+
+  it('routes reminders to their listeners, and a reminder listener alone opens the socket', async () => {
     const { manager, sockets, flush } = setup()
     const seen: PushReminder[] = []
     const outbids: number[] = []
@@ -159,14 +178,16 @@ describe('push manager', () => {
     sockets[0]!.accept()
     sockets[0]!.push(reminder(4))
     sockets[0]!.push({ type: 'reminder', lotId: 5 }) // malformed: dropped
+    await checked()
     expect(seen).toEqual([reminder(4)])
     expect(outbids).toEqual([])
     release()
     sockets[0]!.push(reminder(6))
+    await checked()
     expect(seen).toHaveLength(1)
   })
 
-  it('routes chat news to its listeners, and a chat listener alone opens the socket', () => {
+  it('routes chat news to its listeners, and a chat listener alone opens the socket', async () => {
     const { manager, sockets, flush } = setup()
     const seen: PushChat[] = []
     const reminders: number[] = []
@@ -177,10 +198,12 @@ describe('push manager', () => {
     sockets[0]!.accept()
     sockets[0]!.push({ type: 'chat', conversationId: 3 })
     sockets[0]!.push({ type: 'chat', conversationId: '3' }) // malformed: dropped
+    await checked()
     expect(seen).toEqual([{ type: 'chat', conversationId: 3 }])
     expect(reminders).toEqual([])
     release()
     sockets[0]!.push({ type: 'chat', conversationId: 3 })
+    await checked()
     expect(seen).toHaveLength(1)
   })
 
@@ -232,7 +255,7 @@ describe('push manager', () => {
     expect(timers.filter((t) => !t.cleared)).toHaveLength(0)
   })
 
-  it('asks the server with a ping after a quiet spell; the pong reaches no listener', () => {
+  it('asks the server with a ping after a quiet spell; the pong reaches no listener', async () => {
     let now = 0
     const { manager, sockets, timers, flush } = setup({ now: () => now })
     const seen: unknown[] = []
@@ -245,6 +268,7 @@ describe('push manager', () => {
     quiet.fn()
     expect(sockets[0]!.sent.at(-1)).toEqual({ type: 'ping' })
     sockets[0]!.push({ type: 'pong' })
+    await checked()
     expect(seen).toEqual([])
     expect(sockets[0]!.closed).toBe(false)
   })
@@ -276,27 +300,27 @@ describe('reconnectDelay', () => {
 })
 
 describe('parsePush', () => {
-  it('keeps every message of the contract, from text or already parsed', () => {
-    expect(parsePush(JSON.stringify(lot(1, 100)))).toEqual(lot(1, 100))
-    expect(parsePush({ ...lot(1, 100), price: null, leader: null })).toEqual({
+  it('keeps every message of the contract, from text or already parsed', async () => {
+    expect(await parsePush(JSON.stringify(lot(1, 100)))).toEqual(lot(1, 100))
+    expect(await parsePush({ ...lot(1, 100), price: null, leader: null })).toEqual({
       ...lot(1, 100),
       price: null,
       leader: null,
     })
-    expect(parsePush(outbid(1, 100))).toEqual(outbid(1, 100))
-    expect(parsePush(JSON.stringify(reminder(4)))).toEqual(reminder(4))
-    expect(parsePush({ type: 'chat', conversationId: 3 })).toEqual({
+    expect(await parsePush(outbid(1, 100))).toEqual(outbid(1, 100))
+    expect(await parsePush(JSON.stringify(reminder(4)))).toEqual(reminder(4))
+    expect(await parsePush({ type: 'chat', conversationId: 3 })).toEqual({
       type: 'chat',
       conversationId: 3,
     })
-    expect(parsePush({ type: 'hello', userId: 7 })).toEqual({ type: 'hello', userId: 7 })
-    expect(parsePush({ type: 'error', code: 'RATE_LIMITED' })).toEqual({
+    expect(await parsePush({ type: 'hello', userId: 7 })).toEqual({ type: 'hello', userId: 7 })
+    expect(await parsePush({ type: 'error', code: 'RATE_LIMITED' })).toEqual({
       type: 'error',
       code: 'RATE_LIMITED',
     })
   })
 
-  it('rejects malformed messages instead of passing them on half-typed', () => {
+  it('rejects malformed messages instead of passing them on half-typed', async () => {
     const malformed: unknown[] = [
       '{',
       'null',
@@ -316,7 +340,7 @@ describe('parsePush', () => {
     ]
     for (const message of malformed) {
       const raw = typeof message === 'string' ? message : JSON.stringify(message)
-      expect(parsePush(raw), raw).toBeNull()
+      expect(await parsePush(raw), raw).toBeNull()
     }
   })
 })

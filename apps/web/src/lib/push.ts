@@ -1,15 +1,19 @@
-import {
-  PUSH_ANSWER_MS,
-  PUSH_QUIET_MS,
-  PushServerMessageSchema,
-  type PushChat,
-  type PushLot,
-  type PushOutbid,
-  type PushReminder,
-  type PushServerMessage,
+import type {
+  PushChat,
+  PushLot,
+  PushOutbid,
+  PushReminder,
+  PushServerMessage,
 } from '@numisma/contracts/push'
+import { PUSH_ANSWER_MS, PUSH_QUIET_MS } from '@numisma/contracts/push-socket'
+import { inBackground } from './background'
 import { getClientConfig } from './config'
+import { lazySchema } from './lazy-schema'
 import { browserSocket, reconnectingSocket, type WebSocketLike } from './reconnecting-socket'
+
+const pushMessageSchema = lazySchema(() =>
+  import('@numisma/contracts/push').then((m) => m.PushServerMessageSchema),
+)
 
 /**
  * One shared WebSocket to the push role (DESIGN §4 "Realtime", §9): opened when something first
@@ -85,7 +89,8 @@ export function createPushManager(deps: PushManagerDeps): PushManager {
     clearTimer: deps.clearTimer,
     wanted: needed,
     onOpen: () => sendSubscribe(true),
-    onMessage: (data) => dispatch(data),
+    // Checked before it is dispatched, in order of arrival: the check's code loads with the first.
+    onMessage: (data) => inBackground(parsePush(data).then(dispatch)),
     onClose: () => (lastSent = null),
     now: deps.now,
     heartbeat: {
@@ -128,8 +133,7 @@ export function createPushManager(deps: PushManagerDeps): PushManager {
     })
   }
 
-  function dispatch(raw: unknown): void {
-    const message = parsePush(raw)
+  function dispatch(message: PushServerMessage | null): void {
     if (!message) return
     switch (message.type) {
       case 'lot':
@@ -185,16 +189,23 @@ export function createPushManager(deps: PushManagerDeps): PushManager {
   }
 }
 
-/** A server message checked against the contract, or null for anything else (garbage, drift). */
-export function parsePush(raw: unknown): PushServerMessage | null {
+/**
+ * A server message checked against the contract, or null for anything else (garbage, drift — or
+ * the check's code could not be loaded). Messages are checked in the order they came: each waits
+ * for the one load of the schema.
+ */
+export async function parsePush(raw: unknown): Promise<PushServerMessage | null> {
   let value: unknown
   try {
     value = typeof raw === 'string' ? JSON.parse(raw) : raw
   } catch {
     return null
   }
-  const parsed = PushServerMessageSchema.safeParse(value)
-  return parsed.success ? parsed.data : null
+  try {
+    return (await pushMessageSchema.load()).parse(value)
+  } catch {
+    return null
+  }
 }
 
 /** `ws(s)://host/svc/push/ws` from the push base (relative in embedded mode, or absolute). */

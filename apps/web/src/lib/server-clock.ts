@@ -1,8 +1,12 @@
 import { useSyncExternalStore } from 'react'
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { ServerTimeSchema } from '@numisma/contracts/catalog'
 import { request } from './api-client'
 import { clockOffset } from './clock-offset'
+import { lazySchema } from './lazy-schema'
+
+const serverTimeSchema = lazySchema(() =>
+  import('@numisma/contracts/catalog').then((m) => m.ServerTimeSchema),
+)
 
 /** How often the offset is measured again while a countdown is on screen. */
 export const SERVER_CLOCK_REFRESH_MS = 3 * 60_000
@@ -12,17 +16,20 @@ export interface ServerClock {
   offset: number
 }
 
-/** GET /pub/@time, timed so the offset accounts for the round trip. */
+/**
+ * GET /pub/@time, timed so the offset accounts for the round trip — the call's alone: the answer's
+ * check may still be loading when it arrives (the first call after start).
+ */
 export async function getServerClock(): Promise<ServerClock> {
   const sentAt = Date.now()
+  let receivedAt = 0
   const time = await request({
     path: '/pub/@time',
     defaultError: 'GET_TIME_FAILED',
-    schema: ServerTimeSchema,
+    schema: serverTimeSchema,
+    onAnswer: () => (receivedAt = Date.now()),
   })
-  return {
-    offset: clockOffset({ sentAt, receivedAt: Date.now(), serverTimestamp: time.timestamp }),
-  }
+  return { offset: clockOffset({ sentAt, receivedAt, serverTimestamp: time.timestamp }) }
 }
 
 export function getServerClockQueryOptions() {

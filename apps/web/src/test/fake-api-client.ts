@@ -1,10 +1,11 @@
 import { vi } from 'vitest'
 import type * as ApiClientModule from '../lib/api-client'
 import type { Page, RequestOptions } from '../lib/api-client'
+import { loadSchema } from '../lib/lazy-schema'
 
 /**
  * A fake of lib/api-client for the API files' tests. It parses the reply with the schema each file
- * hands it, as the real client does, so what a file accepts and refuses is its contract schema's.
+ * hands it (a lazy one loaded), as the real client does, so what a file accepts and refuses is its contract schema's.
  *
  * In a test file:
  *   vi.mock('../api-client', async (importOriginal) =>
@@ -44,13 +45,13 @@ export function fakeApiClient(real: typeof ApiClientModule): typeof ApiClientMod
     request: vi.fn(async (options: RequestOptions<unknown>) => {
       answer(options)
       const body = fakeServer.reply
-      return options.schema ? options.schema.parse(body) : body
+      return options.schema ? (await loadSchema(options.schema)).parse(body) : body
     }) as typeof real.request,
     requestPage: vi.fn(async (options: RequestOptions<unknown>) => {
       answer(options)
       const reply = fakeServer.reply as Page<unknown> | ((query: unknown) => Page<unknown>)
       const body = typeof reply === 'function' ? reply(options.query) : reply
-      return options.schema ? options.schema.parse(body) : body
+      return options.schema ? (await loadSchema(options.schema)).parse(body) : body
     }) as typeof real.requestPage,
   }
 }

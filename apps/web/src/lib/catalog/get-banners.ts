@@ -1,7 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { BannerSchema, type Banner } from '@numisma/contracts/catalog'
+import type { Banner } from '@numisma/contracts/catalog'
 import { firstScreenData, firstScreenUpdatedAt, request, type RequestOptions } from '../api-client'
 import { listOf } from '../list-of'
+import { lazySchema } from '../lazy-schema'
+
+const bannersSchema = lazySchema(() =>
+  import('@numisma/contracts/catalog').then((m) => listOf(m.BannerSchema)),
+)
 
 /** Spec §7: position 0 holds the home banners, 1 the category page's. */
 export type BannerPosition = 0 | 1
@@ -11,7 +16,7 @@ function bannersCall(position: BannerPosition): RequestOptions<Banner[]> {
   return {
     path: `/mall/advertis/${position}`,
     defaultError: 'GET_BANNER_FAILED',
-    schema: listOf(BannerSchema),
+    schema: bannersSchema,
   }
 }
 

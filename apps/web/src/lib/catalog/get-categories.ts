@@ -1,14 +1,19 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { CategorySchema, type Category } from '@numisma/contracts/catalog'
+import type { Category } from '@numisma/contracts/catalog'
 import { firstScreenData, firstScreenUpdatedAt, request, type RequestOptions } from '../api-client'
 import { listOf } from '../list-of'
+import { lazySchema } from '../lazy-schema'
+
+const categoriesSchema = lazySchema(() =>
+  import('@numisma/contracts/catalog').then((m) => listOf(m.CategorySchema)),
+)
 
 /** GET /meta/@category: the auction categories. */
 function categoriesCall(): RequestOptions<Category[]> {
   return {
     path: '/meta/@category',
     defaultError: 'GET_CATEGORY_FAILED',
-    schema: listOf(CategorySchema),
+    schema: categoriesSchema,
   }
 }
 

@@ -1,10 +1,16 @@
-import { pageSchema } from '@numisma/contracts/api'
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
-import { LotCardSchema, type LotCard } from '@numisma/contracts/catalog'
+import type { LotCard } from '@numisma/contracts/catalog'
 import { requestPage, type Page, type QueryValue } from '../api-client'
 import type { ErrorCode } from '@numisma/contracts/errors'
 import { nextPageParam } from '../paging'
 import type { SearchParams } from './search-params'
+import { lazySchema } from '../lazy-schema'
+
+const lotPageSchema = lazySchema(() =>
+  Promise.all([import('@numisma/contracts/api'), import('@numisma/contracts/catalog')]).then(
+    ([api, catalog]) => api.pageSchema(catalog.LotCardSchema),
+  ),
+)
 
 /** GET /api/search/wechat?type=auction on the search service: one page of lots. */
 export function searchLots(
@@ -17,7 +23,7 @@ export function searchLots(
     path: '/api/search/wechat',
     query: { ...params, type: 'auction', page } satisfies Record<string, QueryValue>,
     defaultError,
-    schema: pageSchema(LotCardSchema),
+    schema: lotPageSchema,
   })
 }
 

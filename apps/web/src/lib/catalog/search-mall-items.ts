@@ -1,9 +1,15 @@
-import { pageSchema } from '@numisma/contracts/api'
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
-import { MallItemCardSchema, type MallItemCard } from '@numisma/contracts/catalog'
+import type { MallItemCard } from '@numisma/contracts/catalog'
 import { requestPage, type Page } from '../api-client'
 import { nextPageParam } from '../paging'
 import type { SearchParams } from './search-params'
+import { lazySchema } from '../lazy-schema'
+
+const mallItemPageSchema = lazySchema(() =>
+  Promise.all([import('@numisma/contracts/api'), import('@numisma/contracts/catalog')]).then(
+    ([api, catalog]) => api.pageSchema(catalog.MallItemCardSchema),
+  ),
+)
 
 /** GET /api/search/wechat?type=mall on the search service: one page of mall items. */
 export function searchMallItems(params: SearchParams, page: number): Promise<Page<MallItemCard>> {
@@ -14,7 +20,7 @@ export function searchMallItems(params: SearchParams, page: number): Promise<Pag
     // Status is an auction filter; mall items are either on sale or not listed.
     query: { ...rest, type: 'mall', page },
     defaultError: 'GET_MALL_FAILED',
-    schema: pageSchema(MallItemCardSchema),
+    schema: mallItemPageSchema,
   })
 }
 

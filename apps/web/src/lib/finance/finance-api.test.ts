@@ -37,12 +37,13 @@ const server = vi.hoisted((): FakeServer => ({ calls: [], reply: undefined, fail
 
 vi.mock('../api-client', async (importOriginal) => {
   const real = await importOriginal<typeof ApiClientModule>()
+  const { loadSchema } = await import('../lazy-schema')
   return {
     ...real,
     request: vi.fn(async (options: RequestOptions<unknown>) => {
       server.calls.push(options)
       if (server.failure !== undefined) throw server.failure
-      return options.schema ? options.schema.parse(server.reply) : server.reply
+      return options.schema ? (await loadSchema(options.schema)).parse(server.reply) : server.reply
     }),
   }
 })

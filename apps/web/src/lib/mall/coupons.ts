@@ -7,14 +7,7 @@ import {
   useQueryClient,
   type QueryClient,
 } from '@tanstack/react-query'
-import {
-  MallCouponSchema,
-  ReceivedCouponSchema,
-  UsableCouponSchema,
-  type MallCoupon,
-  type ReceivedCoupon,
-  type UsableCoupon,
-} from '@numisma/contracts/mall'
+import type { MallCoupon, ReceivedCoupon, UsableCoupon } from '@numisma/contracts/mall'
 import {
   firstScreenData,
   firstScreenUpdatedAt,
@@ -25,6 +18,17 @@ import {
 } from '../api-client'
 import { listOf } from '../list-of'
 import { COUPONS_KEY } from '../orders/query-keys'
+import { lazySchema } from '../lazy-schema'
+
+const mallCouponsSchema = lazySchema(() =>
+  import('@numisma/contracts/mall').then((m) => listOf(m.MallCouponSchema)),
+)
+const receivedCouponSchema = lazySchema(() =>
+  import('@numisma/contracts/mall').then((m) => m.ReceivedCouponSchema),
+)
+const usableCouponsSchema = lazySchema(() =>
+  import('@numisma/contracts/mall').then((m) => listOf(m.UsableCouponSchema)),
+)
 
 /**
  * GET /mallproduct/getMallCoupons/{productNo}: the coupons a buyer may receive on an item page.
@@ -34,7 +38,7 @@ function mallCouponsCall(productNo: string): RequestOptions<MallCoupon[]> {
   return {
     path: `/mallproduct/getMallCoupons/${encodeURIComponent(productNo)}`,
     defaultError: 'GET_LIST_FAILED',
-    schema: listOf(MallCouponSchema),
+    schema: mallCouponsSchema,
     silent: isNotFound,
   }
 }
@@ -62,7 +66,7 @@ export function receiveCoupon(couponId: number): Promise<ReceivedCoupon> {
     method: 'POST',
     path: `/api/user/receiveCoupon/${couponId}`,
     defaultError: 'REQUEST_FAILED',
-    schema: ReceivedCouponSchema,
+    schema: receivedCouponSchema,
   })
 }
 
@@ -92,7 +96,7 @@ export function getUsableCoupons(productNo: string, quantity: number): Promise<U
     path: '/user/3_3/pay/getUserCoupons',
     query: { productNo, quantity },
     defaultError: 'GET_LIST_FAILED',
-    schema: listOf(UsableCouponSchema),
+    schema: usableCouponsSchema,
   })
 }
 
@@ -120,7 +124,7 @@ export function getUsableCouponsForOrder(orderId: number): Promise<UsableCoupon[
     path: '/user/3_3/pay/getUserCoupons',
     query: { orderId },
     defaultError: 'GET_LIST_FAILED',
-    schema: listOf(UsableCouponSchema),
+    schema: usableCouponsSchema,
   })
 }
 

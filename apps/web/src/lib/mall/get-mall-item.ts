@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { MallItemDetailSchema, type MallItemDetail } from '@numisma/contracts/catalog'
+import type { MallItemDetail } from '@numisma/contracts/catalog'
 import {
   firstScreenData,
   firstScreenUpdatedAt,
@@ -7,6 +7,11 @@ import {
   request,
   type RequestOptions,
 } from '../api-client'
+import { lazySchema } from '../lazy-schema'
+
+const mallItemSchema = lazySchema(() =>
+  import('@numisma/contracts/catalog').then((m) => m.MallItemDetailSchema),
+)
 
 /**
  * GET /mallproduct/getMallByProductNo/{productNo}: one mall item. A 404 is not toasted: the pages
@@ -16,7 +21,7 @@ function mallItemCall(productNo: string): RequestOptions<MallItemDetail> {
   return {
     path: `/mallproduct/getMallByProductNo/${encodeURIComponent(productNo)}`,
     defaultError: 'GET_ITEM_INFO_FAILED',
-    schema: MallItemDetailSchema,
+    schema: mallItemSchema,
     silent: isNotFound,
   }
 }

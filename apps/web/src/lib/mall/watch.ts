@@ -6,16 +6,19 @@ import {
   useQueryClient,
   type QueryClient,
 } from '@tanstack/react-query'
-import {
-  MallWatchStateSchema,
-  WatchedMallItemSchema,
-  type MallWatchState,
-  type WatchedMallItem,
-} from '@numisma/contracts/mall'
+import type { MallWatchState, WatchedMallItem } from '@numisma/contracts/mall'
 import { request } from '../api-client'
 import { listOf } from '../list-of'
 import { USER_STATISTICS_KEY } from '../orders/query-keys'
 import { getMallItemQueryOptions } from './get-mall-item'
+import { lazySchema } from '../lazy-schema'
+
+const mallWatchStateSchema = lazySchema(() =>
+  import('@numisma/contracts/mall').then((m) => m.MallWatchStateSchema),
+)
+const watchedMallItemsSchema = lazySchema(() =>
+  import('@numisma/contracts/mall').then((m) => listOf(m.WatchedMallItemSchema)),
+)
 
 /**
  * Watching mall items (spec §7 "Products"). Spec §8 gives the mall's watch calls one default
@@ -26,7 +29,7 @@ export function watchMallItem(productNo: string): Promise<MallWatchState> {
     method: 'POST',
     path: `/mall/attention/${encodeURIComponent(productNo)}`,
     defaultError: 'UNFOLLOW_FAILED',
-    schema: MallWatchStateSchema,
+    schema: mallWatchStateSchema,
   })
 }
 
@@ -35,7 +38,7 @@ export function unwatchMallItem(productNo: string): Promise<MallWatchState> {
     method: 'POST',
     path: `/mall/cancelAttention/${encodeURIComponent(productNo)}`,
     defaultError: 'UNFOLLOW_FAILED',
-    schema: MallWatchStateSchema,
+    schema: mallWatchStateSchema,
   })
 }
 
@@ -44,7 +47,7 @@ export function getWatchedMallItems(): Promise<WatchedMallItem[]> {
   return request({
     path: '/user/auction/queryUserMallAttentions',
     defaultError: 'GET_MALL_FOLLOW_INFO_FAILED',
-    schema: listOf(WatchedMallItemSchema),
+    schema: watchedMallItemsSchema,
   })
 }
 

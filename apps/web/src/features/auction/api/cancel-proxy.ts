@@ -4,10 +4,15 @@ import {
   useQueryClient,
   type QueryClient,
 } from '@tanstack/react-query'
-import { CancelProxyResultSchema, type CancelProxyResult } from '@numisma/contracts/bidding'
+import type { CancelProxyResult } from '@numisma/contracts/bidding'
 import { neverSent, request } from '../../../lib/api-client'
 import { getLotQueryOptions } from './get-lot'
 import { MY_BIDDING_KEY } from './query-keys'
+import { lazySchema } from '../../../lib/lazy-schema'
+
+const cancelProxyResultSchema = lazySchema(() =>
+  import('@numisma/contracts/bidding').then((m) => m.CancelProxyResultSchema),
+)
 
 /** POST /bidding/cancelProxy: stops future automatic bids; bids already placed stand. */
 export function cancelProxy(lotId: number): Promise<CancelProxyResult> {
@@ -16,7 +21,7 @@ export function cancelProxy(lotId: number): Promise<CancelProxyResult> {
     path: '/bidding/cancelProxy',
     body: { lotId },
     defaultError: 'CANCEL_PROXY_FAILED',
-    schema: CancelProxyResultSchema,
+    schema: cancelProxyResultSchema,
   })
 }
 

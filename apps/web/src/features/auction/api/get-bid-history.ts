@@ -1,8 +1,14 @@
-import { pageSchema } from '@numisma/contracts/api'
 import { infiniteQueryOptions, useInfiniteQuery, type InfiniteData } from '@tanstack/react-query'
-import { BidRecordSchema, type BidRecord } from '@numisma/contracts/bidding'
+import type { BidRecord } from '@numisma/contracts/bidding'
 import { requestPage, type Page } from '../../../lib/api-client'
 import { nextPageParam } from '../../../lib/paging'
+import { lazySchema } from '../../../lib/lazy-schema'
+
+const bidRecordPageSchema = lazySchema(() =>
+  Promise.all([import('@numisma/contracts/api'), import('@numisma/contracts/bidding')]).then(
+    ([api, bidding]) => api.pageSchema(bidding.BidRecordSchema),
+  ),
+)
 
 export const BID_HISTORY_PAGE_SIZE = 50
 
@@ -16,7 +22,7 @@ export function getBidHistory(
     path: `/bidding/${lotId}`,
     query: { page, pageSize },
     defaultError: 'GET_BID_RECORDS_FAILED',
-    schema: pageSchema(BidRecordSchema),
+    schema: bidRecordPageSchema,
   })
 }
 

@@ -1,18 +1,23 @@
 import { queryOptions, replaceEqualDeep, useQuery } from '@tanstack/react-query'
-import { LotDetailSchema, type LotDetail } from '@numisma/contracts/catalog'
+import type { LotDetail } from '@numisma/contracts/catalog'
 import {
   firstScreenData,
   firstScreenUpdatedAt,
   request,
   type RequestOptions,
 } from '../../../lib/api-client'
+import { lazySchema } from '../../../lib/lazy-schema'
+
+const lotSchema = lazySchema(() =>
+  import('@numisma/contracts/catalog').then((m) => m.LotDetailSchema),
+)
 
 /** GET /auction/{id}: one lot with its live state. */
 function lotCall(id: number): RequestOptions<LotDetail> {
   return {
     path: `/auction/${id}`,
     defaultError: 'GET_ITEM_INFO_FAILED',
-    schema: LotDetailSchema,
+    schema: lotSchema,
   }
 }
 

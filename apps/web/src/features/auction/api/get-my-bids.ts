@@ -1,9 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { TradeSchema, type Trade, type TradeState } from '@numisma/contracts/bidding'
+import type { Trade, TradeState } from '@numisma/contracts/bidding'
 import { request } from '../../../lib/api-client'
 import { readSession } from '../../../lib/cookies'
 import { listOf } from '../../../lib/list-of'
 import { MY_BIDDING_KEY } from './query-keys'
+import { lazySchema } from '../../../lib/lazy-schema'
+
+const tradesSchema = lazySchema(() =>
+  import('@numisma/contracts/bidding').then((m) => listOf(m.TradeSchema)),
+)
 
 /** GET /user/{userId}/@trade: every lot I have bid on (one call; the tabs filter it). */
 export function getMyBids(userId: string, state?: TradeState): Promise<Trade[]> {
@@ -11,7 +16,7 @@ export function getMyBids(userId: string, state?: TradeState): Promise<Trade[]> 
     path: `/user/${encodeURIComponent(userId)}/@trade`,
     query: { state },
     defaultError: 'GET_BID_INFO_FAILED',
-    schema: listOf(TradeSchema),
+    schema: tradesSchema,
   })
 }
 

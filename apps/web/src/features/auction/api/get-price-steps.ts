@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { PriceStepSchema, type PriceStepRow } from '@numisma/contracts/bidding'
+import type { PriceStepRow } from '@numisma/contracts/bidding'
 import {
   firstScreenData,
   firstScreenUpdatedAt,
@@ -7,13 +7,18 @@ import {
   type RequestOptions,
 } from '../../../lib/api-client'
 import { listOf } from '../../../lib/list-of'
+import { lazySchema } from '../../../lib/lazy-schema'
+
+const priceStepsSchema = lazySchema(() =>
+  import('@numisma/contracts/bidding').then((m) => listOf(m.PriceStepSchema)),
+)
 
 /** GET /bidding/price-step: the increment table, in fen. */
 function priceStepsCall(): RequestOptions<PriceStepRow[]> {
   return {
     path: '/bidding/price-step',
     defaultError: 'GET_LIST_FAILED',
-    schema: listOf(PriceStepSchema),
+    schema: priceStepsSchema,
   }
 }
 

@@ -1,18 +1,23 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { SpecialDetailSchema, type SpecialDetail } from '@numisma/contracts/catalog'
+import type { SpecialDetail } from '@numisma/contracts/catalog'
 import {
   firstScreenData,
   firstScreenUpdatedAt,
   request,
   type RequestOptions,
 } from '../../../lib/api-client'
+import { lazySchema } from '../../../lib/lazy-schema'
+
+const specialSchema = lazySchema(() =>
+  import('@numisma/contracts/catalog').then((m) => m.SpecialDetailSchema),
+)
 
 /** GET /special/{id}: a special with its lots in lot order. */
 function specialCall(id: number): RequestOptions<SpecialDetail> {
   return {
     path: `/special/${id}`,
     defaultError: 'GET_SPECIAL_FAILED',
-    schema: SpecialDetailSchema,
+    schema: specialSchema,
   }
 }
 

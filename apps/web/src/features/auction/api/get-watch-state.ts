@@ -1,8 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { WatchStateSchema, type WatchState } from '@numisma/contracts/bidding'
+import type { WatchState } from '@numisma/contracts/bidding'
 import { request } from '../../../lib/api-client'
 import { readSession } from '../../../lib/cookies'
 import { listOf } from '../../../lib/list-of'
+import { lazySchema } from '../../../lib/lazy-schema'
+
+const watchStatesSchema = lazySchema(() =>
+  import('@numisma/contracts/bidding').then((m) => listOf(m.WatchStateSchema)),
+)
 
 /** GET /auction/{ids}/@attention?userId=: whether the caller watches each lot. */
 export function getWatchState(lotIds: readonly number[], userId: string): Promise<WatchState[]> {
@@ -10,7 +15,7 @@ export function getWatchState(lotIds: readonly number[], userId: string): Promis
     path: `/auction/${lotIds.join(',')}/@attention`,
     query: { userId },
     defaultError: 'GET_FOLLOW_INFO_FAILED',
-    schema: listOf(WatchStateSchema),
+    schema: watchStatesSchema,
   })
 }
 

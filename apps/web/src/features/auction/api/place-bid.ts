@@ -4,12 +4,17 @@ import {
   useQueryClient,
   type QueryClient,
 } from '@tanstack/react-query'
-import { BidResultSchema, type BidRequest, type BidResult } from '@numisma/contracts/bidding'
+import type { BidRequest, BidResult } from '@numisma/contracts/bidding'
 import { randomUuid } from '@numisma/contracts/signing'
 import { neverSent, request } from '../../../lib/api-client'
 import { getBidHistoryQueryOptions } from './get-bid-history'
 import { getLotQueryOptions } from './get-lot'
 import { MY_BIDDING_KEY } from './query-keys'
+import { lazySchema } from '../../../lib/lazy-schema'
+
+const bidResultSchema = lazySchema(() =>
+  import('@numisma/contracts/bidding').then((m) => m.BidResultSchema),
+)
 
 /**
  * POST /bidding/bid: a direct bid, or a proxy bid with maximum `amount` (fen). One idempotency key
@@ -25,7 +30,7 @@ export function placeBid(
     path: '/bidding/bid',
     body: bid,
     defaultError: 'BID_FAILED',
-    schema: BidResultSchema,
+    schema: bidResultSchema,
     idempotencyKey,
     silent: true,
   })

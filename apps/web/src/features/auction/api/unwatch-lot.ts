@@ -1,5 +1,10 @@
-import { WatchStateSchema, type WatchState } from '@numisma/contracts/bidding'
+import type { WatchState } from '@numisma/contracts/bidding'
 import { request } from '../../../lib/api-client'
+import { lazySchema } from '../../../lib/lazy-schema'
+
+const watchStateSchema = lazySchema(() =>
+  import('@numisma/contracts/bidding').then((m) => m.WatchStateSchema),
+)
 
 /** DELETE /auction/{id}/@attention: stop watching a lot (hooks/use-toggle-watch.ts is the hook). */
 export function unwatchLot(lotId: number): Promise<WatchState> {
@@ -7,6 +12,6 @@ export function unwatchLot(lotId: number): Promise<WatchState> {
     method: 'DELETE',
     path: `/auction/${lotId}/@attention`,
     defaultError: 'FOLLOW_FAILED',
-    schema: WatchStateSchema,
+    schema: watchStateSchema,
   })
 }

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { SpecialSummarySchema, type SpecialSummary } from '@numisma/contracts/catalog'
+import type { SpecialSummary } from '@numisma/contracts/catalog'
 import {
   firstScreenData,
   firstScreenUpdatedAt,
@@ -7,13 +7,18 @@ import {
   type RequestOptions,
 } from '../../../lib/api-client'
 import { listOf } from '../../../lib/list-of'
+import { lazySchema } from '../../../lib/lazy-schema'
+
+const specialsSchema = lazySchema(() =>
+  import('@numisma/contracts/catalog').then((m) => listOf(m.SpecialSummarySchema)),
+)
 
 /** GET /special/V1: live and upcoming specials. */
 function specialListCall(): RequestOptions<SpecialSummary[]> {
   return {
     path: '/special/V1',
     defaultError: 'GET_SPECIAL_LIST_FAILED',
-    schema: listOf(SpecialSummarySchema),
+    schema: specialsSchema,
   }
 }
 
