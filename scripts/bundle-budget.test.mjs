@@ -8,7 +8,15 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { test } from 'node:test'
-import { APP, BUDGETS, closure, filesOf, measureRoute, overBudget } from './bundle-budget.mjs'
+import {
+  APP,
+  BUDGETS,
+  closure,
+  filesOf,
+  measureRoute,
+  overBudget,
+  zodFiles,
+} from './bundle-budget.mjs'
 
 const HOME = 'src/features/home/pages/home-page.tsx'
 const SCRIPT = path.join(import.meta.dirname, 'bundle-budget.mjs')
@@ -135,5 +143,28 @@ test('the script exits 1 over budget, naming the biggest file, and 0 within', ()
   } finally {
     fs.rmSync(small, { recursive: true, force: true })
     fs.rmSync(big, { recursive: true, force: true })
+  }
+})
+
+test('zod on a first load fails the script, naming the file; the jitless setting does not', () => {
+  const dist = fakeDist()
+  try {
+    // What the first load may hold: the line that makes zod jitless before zod loads.
+    fs.writeFileSync(
+      path.join(dist, 'assets/shared.js'),
+      'var t=globalThis;(t.__zod_globalConfig??={}).jitless=!0;',
+    )
+    assert.deepEqual(zodFiles(dist, measureRoute(dist, manifest, HOME)), [])
+    // A dynamic chunk may hold zod.
+    fs.writeFileSync(path.join(dist, 'assets/big.js'), 'e._zod.def.shape')
+    const ok = spawnSync(process.execPath, [SCRIPT, '--dist', dist], { encoding: 'utf8' })
+    assert.equal(ok.status, 0, ok.stdout + ok.stderr)
+    fs.writeFileSync(path.join(dist, 'assets/home-only.js'), 'function n(e){return e._zod.run}')
+    assert.deepEqual(zodFiles(dist, measureRoute(dist, manifest, HOME)), ['assets/home-only.js'])
+    const run = spawnSync(process.execPath, [SCRIPT, '--dist', dist], { encoding: 'utf8' })
+    assert.equal(run.status, 1, run.stdout + run.stderr)
+    assert.match(run.stderr, /zod in home's first load: assets\/home-only\.js/)
+  } finally {
+    fs.rmSync(dist, { recursive: true, force: true })
   }
 })
