@@ -26,6 +26,13 @@ const ITEM_ROOTS = [
   src('features/auction/pages/special-detail-page.tsx'),
   src('app/product-detail-route.tsx'),
 ]
+/**
+ * What the home page takes right after its first render (components/gestures.ts: the swiper and
+ * pull to refresh, react-spring and @use-gesture beneath them). A chunk of its own, which the item
+ * pages and the sign-in app load at once; in the shell or a page's group it would be home's first
+ * load again, or bring that group along.
+ */
+const GESTURE_ROOTS = [src('components/gestures.ts')]
 
 /**
  * Barrels whose re-exports are followed by name: `import { Swiper } from 'antd-mobile'` reaches
@@ -124,10 +131,21 @@ export function firstLoadChunks(): (id: string, graph: ModuleGraph) => string | 
       for (const m of item) if (!shell.has(m)) owner.set(m, home.has(m) ? 'landing' : 'item')
       for (const m of home) if (!shell.has(m) && !item.has(m)) owner.set(m, 'home')
       for (const m of shell) owner.set(m, 'shell')
-      // What the sign-in app needs goes into the shell it shares with the shop, so it loads no
-      // page chunk; what the console reaches stays in the bundler's own shared chunks, or the
-      // shop's CSS (its html/body rules among it) would come into the console.
-      for (const m of reach(PASSPORT_ROOTS, graph)) if (owner.has(m)) owner.set(m, 'shell')
+      // The gestures chunk imports only the framework and the shell: what it shares with home's
+      // first load (the swiper's page indicator) goes into the shell.
+      for (const m of reach(GESTURE_ROOTS, graph)) {
+        if (!shell.has(m)) owner.set(m, home.has(m) ? 'shell' : 'gestures')
+      }
+      // What the sign-in app shares with the home page goes into the shell it shares with the
+      // shop, so it loads no page chunk; what it shares with the item pages alone (popups, toasts,
+      // images) into a chunk of their own, not into home's first load. What the console reaches
+      // stays in the bundler's own shared chunks, or the shop's CSS (its html/body rules among it)
+      // would come into the console.
+      for (const m of reach(PASSPORT_ROOTS, graph)) {
+        const group = owner.get(m)
+        if (group === undefined || group === 'shell' || group === 'gestures') continue
+        owner.set(m, home.has(m) ? 'shell' : 'overlays')
+      }
       for (const m of reach(CONSOLE_ROOTS, graph)) owner.delete(m)
       // The entry and the pages stay chunks of their own that import these (the manifest and the
       // router's lazy imports name them).

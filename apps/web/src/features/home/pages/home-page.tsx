@@ -1,5 +1,5 @@
-import { lazy, Suspense, useRef } from 'react'
-import { NoticeBar, PullToRefresh } from 'antd-mobile'
+import { lazy, startTransition, Suspense, useRef, useState } from 'react'
+import { NoticeBar } from 'antd-mobile'
 import { useQueryClient } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
@@ -8,6 +8,7 @@ import { CategoryGrid } from '../../../components/category-grid'
 import { EmptyState } from '../../../components/empty-state'
 import { LoadFailed } from '../../../components/load-failed'
 import { PageFrame } from '../../../components/page-frame'
+import { PullToRefreshLater } from '../../../components/pull-to-refresh-later'
 import { Section } from '../../../components/section'
 import { getServerClockQueryOptions } from '../../../lib/server-clock'
 import { getSpecialListQueryOptions, useSpecialList } from '../api/get-special-list'
@@ -16,7 +17,7 @@ import { getBannersQueryOptions, useBanners } from '../../../lib/catalog/get-ban
 import { getCategoriesQueryOptions, useCategories } from '../../../lib/catalog/get-categories'
 import { searchLotsQueryOptions } from '../../../lib/catalog/search-lots'
 import { searchMallItemsQueryOptions } from '../../../lib/catalog/search-mall-items'
-import { useDeferredMount } from '../../../lib/use-deferred-mount'
+import { useWhenNear } from '../../../lib/use-when-near'
 import { BUYING_PARAMS, MALL_PARAMS } from '../components/home-feed-params'
 import { HomeHeader } from '../components/home-header'
 import styles from './home-page.module.css'
@@ -30,6 +31,9 @@ export function HomePage() {
   const banners = useBanners(0)
   const categories = useCategories()
   const specials = useSpecialList()
+  // Whether the lists below the fold have mounted: here, not in DeferredFeed, so they stay when
+  // the pull to refresh arrives and mounts the page's content afresh inside it.
+  const [feedMounted, setFeedMounted] = useState(false)
 
   // Pull to refresh: everything on the page, the lists starting again from their first page.
   const refresh = async (): Promise<void> => {
@@ -45,7 +49,7 @@ export function HomePage() {
 
   return (
     <PageFrame header={<HomeHeader />} bodyClassName={styles.body}>
-      <PullToRefresh onRefresh={refresh}>
+      <PullToRefreshLater onRefresh={refresh}>
         <BannerSwiper banners={banners.isError ? [] : banners.data} className="home-banners" />
         <Link to="/rules" className={styles.notice}>
           <NoticeBar content={t('rules.intro')} color="alert" extra={t('home.rules')} />
@@ -68,15 +72,18 @@ export function HomePage() {
             </SpecialList>
           )}
         </Section>
-        <DeferredFeed />
-      </PullToRefresh>
+        <DeferredFeed
+          mounted={feedMounted}
+          onNear={() => startTransition(() => setFeedMounted(true))}
+        />
+      </PullToRefreshLater>
     </PageFrame>
   )
 }
 
-function DeferredFeed() {
+function DeferredFeed({ mounted, onNear }: { mounted: boolean; onNear: () => void }) {
   const ref = useRef<HTMLDivElement>(null)
-  const mounted = useDeferredMount(ref)
+  useWhenNear(ref, onNear, !mounted)
   const placeholder = <div ref={ref} className={styles.feedPlaceholder} aria-hidden="true" />
   return mounted ? (
     <Suspense fallback={placeholder}>
