@@ -39,7 +39,7 @@ const GESTURE_ROOTS = [src('components/gestures.ts')]
  * the swiper and nothing else, where the barrel's own import list names every component some page
  * uses.
  */
-const BARREL = /node_modules[\\/](antd-mobile|antd-mobile-icons)[\\/]es[\\/]index\.js$/
+const BARREL = /node_modules[\\/](antd-mobile|antd-mobile-icons|ahooks)[\\/]es[\\/]index\.js$/
 
 interface ModuleGraph {
   getModuleInfo(id: string): { importedIds: readonly string[] } | null
@@ -55,17 +55,27 @@ const read = (id: string): string => {
 
 /**
  * `export { default as Swiper } from './components/swiper'` → Swiper → ./components/swiper, and
- * `export { unstableSetRender } from './utils/unstable-render'` likewise.
+ * `export { unstableSetRender } from './utils/unstable-render'` likewise; ahooks imports each hook
+ * (`import useSize from './useSize'`, `import { createUpdateEffect } from './createUpdateEffect'`)
+ * and exports them all in one list (`export { useSize, … }`).
  */
 function reExports(barrel: string): Map<string, string> {
   const names = new Map<string, string>()
-  for (const m of read(barrel).matchAll(/export\s*\{([^}]*)\}\s*from\s*'([^']+)'/g)) {
-    for (const part of m[1]!.split(',')) {
-      const exported = part
-        .trim()
-        .split(/\s+as\s+/)
-        .at(-1)
-      if (exported) names.set(exported, m[2]!)
+  const text = read(barrel)
+  const parts = (list: string) => list.split(',').map((part) => part.trim().split(/\s+as\s+/))
+  for (const m of text.matchAll(/export\s*\{([^}]*)\}\s*from\s*'([^']+)'/g)) {
+    for (const part of parts(m[1]!)) if (part.at(-1)) names.set(part.at(-1)!, m[2]!)
+  }
+  // `import useRequest, { clearCache } from './useRequest'` too.
+  const imported = new Map<string, string>()
+  for (const m of text.matchAll(/import\s+(\w+)?\s*,?\s*(?:\{([^}]*)\})?\s*from\s*'([^']+)'/g)) {
+    if (m[1]) imported.set(m[1], m[3]!)
+    for (const part of parts(m[2] ?? '')) if (part.at(-1)) imported.set(part.at(-1)!, m[3]!)
+  }
+  for (const m of text.matchAll(/export\s*\{([^}]*)\}\s*;/g)) {
+    for (const [local = '', exported = local] of parts(m[1]!)) {
+      const from = imported.get(local)
+      if (from) names.set(exported, from)
     }
   }
   return names
