@@ -108,6 +108,41 @@ describe('browsing', () => {
     await context.close()
   })
 
+  it('refreshes the home page when pulled down, once the pull has arrived after the first render', async () => {
+    const context = await phoneContext(browser)
+    const page = await context.newPage()
+    await page.goto('/')
+    await page.locator('#root [data-testid=special-list] [data-special-id]').first().waitFor()
+    // The pull comes with its own chunk, right after the first render (ADR 026 §11).
+    await page.locator('#root .adm-pull-to-refresh [data-testid=special-list]').waitFor()
+    const asked: string[] = []
+    page.on('request', (r) => {
+      const { pathname } = new URL(r.url())
+      if (pathname.startsWith('/svc/main/')) asked.push(pathname.replace('/svc/main', ''))
+    })
+
+    // A finger dragged down from the top of the page body (the pull follows touch).
+    const body = await page.locator('#root [data-testid=page-body]').boundingBox()
+    if (!body) throw new Error('the page body is not on screen')
+    const cdp = await context.newCDPSession(page)
+    const x = body.x + body.width / 2
+    const top = body.y + 20
+    const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', y: number) =>
+      cdp.send('Input.dispatchTouchEvent', {
+        type,
+        touchPoints: type === 'touchEnd' ? [] : [{ x, y }],
+      })
+    await touch('touchStart', top)
+    for (let step = 1; step <= 12; step++) await touch('touchMove', top + step * 25)
+    await touch('touchEnd', top + 300)
+    await cdp.detach()
+
+    await expect.poll(() => asked).toContain('/special/V1')
+    // The page's content was moved into the pull, not mounted again: still one list.
+    await expect(page.locator('#root [data-testid=special-list]').count()).resolves.toBe(1)
+    await context.close()
+  })
+
   it('finds a Yuan Shikai dollar by its nickname from the home search bar', async () => {
     const context = await phoneContext(browser)
     const page = await context.newPage()

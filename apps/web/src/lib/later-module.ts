@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { startTransition, useEffect, useState } from 'react'
 
 /**
  * A module the first render does without (issue 13): the hook returns undefined until the module
@@ -26,7 +26,8 @@ export function laterModule<T extends object>(load: () => Promise<T>) {
       let live = true
       start().then(
         (arrived) => {
-          if (live) setModule(arrived)
+          // In a transition: the components taking the module render in slices that yield.
+          if (live) startTransition(() => setModule(arrived))
         },
         (error: unknown) => {
           console.error(error)
