@@ -52,6 +52,11 @@ describe('ROUTES', () => {
     expect(matchRoute('/ucenter/', true).path).toBe('/ucenter')
     expect(matchRoute('/UCENTER', true).path).toBe('/ucenter')
     expect(matchRoute('/nope', true).path).toBe('*')
+    // What react-router also shows the page for: the guard and title must be that page's.
+    expect(matchRoute('/ucenter//', false).path).toBe('/ucenter')
+    expect(matchRoute('/myBuy//', false).path).toBe('/myBuy')
+    expect(matchRoute('/my%42uy', false).path).toBe('/myBuy')
+    expect(matchRoute('/address/list/', false).path).toBe('/address/list')
   })
 
   it('builds keep-alive cache key patterns', () => {

@@ -1,7 +1,9 @@
 /**
- * The route table of spec §2 as plain data (no React), so Node-side tests can enumerate every route
+ * The route table of spec §2 as plain data (no components), so Node-side tests can enumerate every route
  * with its title and flags. `router.tsx` binds each path to its page component.
  */
+import { matchRoutes, type RouteObject } from 'react-router'
+
 export interface LocalizedText {
   zh: string
   en: string
@@ -101,21 +103,22 @@ export function visibleRoutes(debugTools: boolean): RouteMeta[] {
   return ROUTES.filter((r) => debugTools || !r.debugOnly)
 }
 
+/** The route objects react-router matches, each with its meta as its handle, per environment. */
+const MATCHABLE = new Map<boolean, RouteObject[]>()
+
 /**
- * The route a pathname lands on, matched like react-router does for static paths
- * (case-insensitive, a trailing slash ignored); unknown paths give the not-found route.
+ * The route a pathname lands on, matched by react-router's own `matchRoutes` — as `<Routes>`
+ * matches it: case-insensitive, percent-escapes decoded, trailing slashes ignored — so that the
+ * shell's guard and title always belong to the page shown; unknown paths give the not-found route.
  */
 export function matchRoute(pathname: string, debugTools: boolean): RouteMeta {
-  const wanted = normalisePath(pathname)
-  return (
-    visibleRoutes(debugTools).find((r) => r.path !== '*' && r.path.toLowerCase() === wanted) ??
-    NOT_FOUND_ROUTE
-  )
-}
-
-function normalisePath(pathname: string): string {
-  const lower = pathname.toLowerCase()
-  return lower.length > 1 && lower.endsWith('/') ? lower.slice(0, -1) : lower
+  let routes = MATCHABLE.get(debugTools)
+  if (!routes) {
+    routes = visibleRoutes(debugTools).map((meta) => ({ path: meta.path, handle: meta }))
+    MATCHABLE.set(debugTools, routes)
+  }
+  const handle: unknown = matchRoutes(routes, pathname)?.at(-1)?.route.handle
+  return (handle as RouteMeta | undefined) ?? NOT_FOUND_ROUTE
 }
 
 /** Cache keys (pathname + search) of kept-alive routes, for keepalive-for-react's `include`. */
