@@ -49,6 +49,8 @@ describe('browsing', () => {
 
     const special = page.locator(`[data-special-id="${String(withLots)}"]`).first()
     const specialId = await special.getAttribute('data-special-id')
+    const topOf = () => special.evaluate((el) => Math.round(el.getBoundingClientRect().top))
+    const topBefore = await topOf()
     await special.click()
     await page.waitForURL((url) => url.pathname === '/specialDetail')
     expect(new URL(page.url()).searchParams.get('id')).toBe(specialId)
@@ -71,6 +73,9 @@ describe('browsing', () => {
     // Still the same page (kept alive), not a fresh load at the top.
     await page.waitForTimeout(500)
     expect(await bodyScrollTop(page)).toBe(before)
+    // And the reader sees what they saw: the special they opened where it was on screen (an
+    // offset restored by number lands elsewhere if anything above it changed height meanwhile).
+    expect(await topOf()).toBe(topBefore)
     await context.close()
   })
 
@@ -111,10 +116,24 @@ describe('browsing', () => {
   it('refreshes the home page when pulled down, once the pull has arrived after the first render', async () => {
     const context = await phoneContext(browser)
     const page = await context.newPage()
+    // The pull's chunk is held until the list from the app's first render has been marked.
+    let release = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    await page.route(/\/assets\/gestures-[^/]*\.js$/, async (route) => {
+      await held
+      await route.continue()
+    })
     await page.goto('/')
     await page.locator('#root [data-testid=special-list] [data-special-id]').first().waitFor()
-    // The pull comes with its own chunk, right after the first render (ADR 026 §11).
-    await page.locator('#root .adm-pull-to-refresh [data-testid=special-list]').waitFor()
+    await page.evaluate(() => {
+      document.querySelector('#root [data-testid=special-list]')!.setAttribute('data-marked', '')
+    })
+    release()
+    // The pull comes with its own chunk, right after the first render (ADR 026 §11), and takes
+    // the page's content in as it is: the same list, not one mounted afresh.
+    await page
+      .locator('#root .adm-pull-to-refresh [data-testid=special-list][data-marked]')
+      .waitFor()
     const asked: string[] = []
     page.on('request', (r) => {
       const { pathname } = new URL(r.url())
@@ -138,8 +157,23 @@ describe('browsing', () => {
     await cdp.detach()
 
     await expect.poll(() => asked).toContain('/special/V1')
-    // The page's content was moved into the pull, not mounted again: still one list.
     await expect(page.locator('#root [data-testid=special-list]').count()).resolves.toBe(1)
+    await context.close()
+  })
+
+  it('gets the pull and the swiper once their chunk can be had, without leaving the page', async () => {
+    const context = await phoneContext(browser)
+    const page = await context.newPage()
+    let tries = 0
+    await page.route(/\/assets\/gestures-[^/]*\.js$/, (route) =>
+      ++tries === 1 ? route.abort() : route.continue(),
+    )
+    await page.goto('/')
+    await page.locator('#root [data-testid=special-list] [data-special-id]').first().waitFor()
+    // The first fetch failed; the page tries again by itself (RETRY_FIRST_MS) and takes it.
+    await page.locator('#root .adm-pull-to-refresh [data-testid=special-list]').waitFor()
+    await page.locator('#root .home-banners .adm-swiper').waitFor()
+    expect(tries).toBe(2)
     await context.close()
   })
 
