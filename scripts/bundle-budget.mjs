@@ -25,12 +25,13 @@ export const TARGETS = {
 
 /**
  * What fails the build (ADR 026). CSS is held at the issue's figure, which home meets. Its JS is
- * not there yet (the framework alone — React DOM, React Router, i18next, TanStack Query — is about
- * 129 KB): it is held at what home loaded when this budget was set (2026-11-26), so a change that
- * adds to the first load fails CI while the target is worked towards.
+ * not there yet: React DOM alone is about 70 KB, and with React Router, i18next and TanStack Query
+ * the framework is about 105. It is held just above what home loads now (178 KB on 2026-11-27,
+ * down from 269 with zod, the gestures and the data router after the first render or gone, ADR
+ * 026 §10–12), so a change that adds to the first load fails CI while the target is worked towards.
  */
 export const BUDGETS = {
-  jsGzip: 270 * 1024,
+  jsGzip: 180 * 1024,
   cssGzip: 30 * 1024,
 }
 
