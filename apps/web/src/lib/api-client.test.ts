@@ -15,6 +15,7 @@ import {
 } from './api-client'
 import { memoryCookies } from './cookies'
 import { lazySchema, type Schema } from './lazy-schema'
+import { deferred } from '../test/deferred'
 
 const CONFIG: ClientConfig = {
   env: 'development',
@@ -308,23 +309,13 @@ describe('request', () => {
 })
 
 describe('a lazy schema (issue 13: zod after the first render)', () => {
-  /** A promise settled from outside, for a check whose code is still loading. */
-  function pending<T>() {
-    let resolve!: (value: T) => void
-    let reject!: (error: unknown) => void
-    const promise = new Promise<T>((res, rej) => {
-      resolve = res
-      reject = rej
-    })
-    return { promise, resolve, reject }
-  }
   const WATCH = { path: '/auction/7/@attention', defaultError: 'GET_ITEM_INFO_FAILED' } as const
 
   it('loads alongside a GET, and checks the answer once both are in', async () => {
     const { client, deps } = setup({
       fetch: vi.fn(() => Promise.resolve(json(200, { data: { lotId: 7, watching: true } }))),
     })
-    const code = pending<Schema<{ lotId: number; watching: boolean }>>()
+    const code = deferred<Schema<{ lotId: number; watching: boolean }>>()
     const onAnswer = vi.fn()
     const answer = client.request({ ...WATCH, schema: lazySchema(() => code.promise), onAnswer })
     await vi.waitFor(() => expect(onAnswer).toHaveBeenCalled())
@@ -382,7 +373,7 @@ describe('a lazy schema (issue 13: zod after the first render)', () => {
     const { client, deps } = setup({
       fetch: vi.fn(() => Promise.resolve(json(200, { data: { lotId: 7, watching: true } }))),
     })
-    const code = pending<Schema<{ lotId: number; watching: boolean }>>()
+    const code = deferred<Schema<{ lotId: number; watching: boolean }>>()
     const watch = client.request({
       ...WATCH,
       method: 'POST',

@@ -2,6 +2,7 @@ import type { ShareInfo } from '@numisma/contracts/share'
 import type { ShareSignature } from '@numisma/contracts/wechat'
 import { describe, expect, it } from 'vitest'
 import { createWxShare, type WxSdk } from './wx-share'
+import { deferred } from '../../test/deferred'
 
 type Call =
   | { kind: 'config'; signature: string }
@@ -35,16 +36,6 @@ function fakeSdk() {
       onError?.({ errMsg: 'config:invalid signature' })
     },
   }
-}
-
-function deferred<T>() {
-  let resolve!: (value: T) => void
-  let reject!: (error: unknown) => void
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res
-    reject = rej
-  })
-  return { promise, resolve, reject }
 }
 
 const signatureFor = (url: string): ShareSignature => ({
