@@ -35,14 +35,14 @@ export const TARGETS = {
 }
 
 /**
- * What fails the build (ADR 026). Accessibility, best practices, LCP and layout shift are held at
- * issue 13's figures, which every page meets with room since the landing pages' first screens are
- * rendered by the server (ADR 026 §9): LCP about 1.1 s. Performance and blocking time are held
- * with room for noise: quiet, every page scores 99–100 with TBT 30–80 ms (medians), but in CI,
- * after the other suites, the special page (40 lot cards rendered by the app) measured TBT 101,
- * 184 and 276 ms in one run (2026-11-27). The report prints each page's gap to the targets.
+ * What fails the build (ADR 026). Performance, accessibility, best practices, LCP and layout shift
+ * are held at issue 13's figures. Blocking time is held with room for noise: quiet, every page
+ * measures 13–116 ms (medians, 2026-11-27 after ADR 026 §10–12), but in CI, after the other
+ * suites, the same pages have measured up to twice their quiet figures. A performance of 95 with
+ * everything else at its best already means TBT under about 250 ms. The report prints each page's
+ * gap to the targets.
  */
-export const BUDGETS = { ...TARGETS, performance: 90, tbtMs: 300 }
+export const BUDGETS = { ...TARGETS, tbtMs: 300 }
 
 export const PAGES = [
   { name: 'home', path: '/' },
