@@ -86,10 +86,11 @@ describe('every route of spec §2 renders with its title', () => {
 })
 
 describe('a page that cannot load', () => {
-  it('says so with a retry in place of the shell, and the next page shows again', async () => {
+  it('says so with a retry in place of the shell; the next page shows, and the page itself once it can be had', async () => {
     const context = await phoneContext(browser)
     const page = await context.newPage()
-    await page.route(/\/assets\/category-page-[^/]*\.js$/, (route) => route.abort())
+    const chunk = /\/assets\/category-page-[^/]*\.js$/
+    await page.route(chunk, (route) => route.abort())
     await page.goto('/')
     await page.locator('#root [data-testid=special-list]').waitFor()
 
@@ -100,6 +101,13 @@ describe('a page that cannot load', () => {
     // Back to the home page: the failure was the category page's, not the app's.
     await page.goBack()
     await page.locator('#root [data-testid=special-list]').waitFor()
+    await expect(page.getByText('页面加载失败，请重试').count()).resolves.toBe(0)
+
+    // The connection is back: the next visit to the category page loads it.
+    await page.unroute(chunk)
+    await page.getByText('分类', { exact: true }).last().click()
+    await page.waitForURL((url) => url.pathname === '/category')
+    await page.locator('#root [data-testid=page-body]').waitFor()
     await expect(page.getByText('页面加载失败，请重试').count()).resolves.toBe(0)
     await context.close()
   })

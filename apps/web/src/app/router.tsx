@@ -1,12 +1,12 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react'
+import { lazy, use, type ComponentType, type LazyExoticComponent } from 'react'
 import { Route, Routes } from 'react-router'
 import { PageMetaContext } from '../components/page-meta-context'
 import { AppLayout } from './app-layout'
-import { RouteErrorBoundary } from './route-error'
+import { RouteErrorBoundary, whenAPageFailed } from './route-error'
 import { whenIdle } from '../lib/idle-work'
 import { matchRoute, ROUTES, visibleRoutes, type RouteMeta } from './routes'
 
-type Page = LazyExoticComponent<ComponentType>
+type Page = ComponentType | LazyExoticComponent<ComponentType>
 
 const loaders = new Map<Page, () => Promise<unknown>>()
 
@@ -15,19 +15,36 @@ const loaders = new Map<Page, () => Promise<unknown>>()
  * shared by its lazy component and by what loads it ahead (loadPage, prefetchPages): a page loaded
  * ahead is then ready at its first render, where a second import() of the same module would still
  * take a task per level of its imports, and React would commit the fallback meanwhile (ADR 026 §9).
- * A failed load is forgotten, so that the next visit tries again.
+ * A failed load is forgotten, so that the next visit tries again: React's lazy() would keep the
+ * failure for good, and the page would show its error until the whole app was reloaded. The load
+ * a render waits on stays failed until the error is on screen, or React would render the page
+ * again at once, and load again, for as long as the loads failed.
  */
 function page<M>(load: () => Promise<M>, name: keyof M): Page {
-  let loading: Promise<{ default: ComponentType }> | undefined
+  let loaded: ComponentType | undefined
+  let loading: Promise<ComponentType> | undefined
+  let rendering: Promise<ComponentType> | undefined
   const ready = () =>
     (loading ??= load().then(
-      (module) => ({ default: module[name] as ComponentType }),
+      (module) => (loaded = module[name] as ComponentType),
       (error: unknown) => {
         loading = undefined
         throw error
       },
     ))
-  const Page = lazy(ready)
+  /** The load renders wait on: a cache, the same promise for every render until forgotten. */
+  const forRender = (): Promise<ComponentType> => {
+    if (!rendering) {
+      const waited = (rendering = ready())
+      waited.catch(() => whenAPageFailed(() => (rendering = undefined)))
+    }
+    return rendering
+  }
+  function Page() {
+    const Component = loaded ?? use(forRender())
+    // eslint-disable-next-line react-hooks/static-components -- not created here: the module's own page component, the same on every render
+    return <Component />
+  }
   loaders.set(Page, ready)
   return Page
 }
