@@ -111,4 +111,31 @@ describe('a page that cannot load', () => {
     await expect(page.getByText('页面加载失败，请重试').count()).resolves.toBe(0)
     await context.close()
   })
+
+  it('loads a page again at the next visit when its load failed after the reader had left it', async () => {
+    const context = await phoneContext(browser)
+    const page = await context.newPage()
+    const chunk = /\/assets\/category-page-[^/]*\.js$/
+    let fail = () => {}
+    const failed = new Promise<void>((resolve) => (fail = resolve))
+    await page.route(chunk, async (route) => {
+      await failed
+      await route.abort()
+    })
+    await page.goto('/')
+    await page.locator('#root [data-testid=special-list]').waitFor()
+    await page.getByText('分类', { exact: true }).last().click() // its chunk is on its way
+    await page.waitForURL((url) => url.pathname === '/category')
+    await page.goBack()
+    await page.waitForURL((url) => url.pathname === '/')
+    fail() // the load fails with nobody on the page
+    await page.unroute(chunk)
+    await page.waitForTimeout(200)
+
+    await page.getByText('分类', { exact: true }).last().click()
+    await page.waitForURL((url) => url.pathname === '/category')
+    await page.locator('#root [data-testid=page-body]').waitFor()
+    await expect.poll(() => page.getByText('页面加载失败，请重试').count()).toBe(0)
+    await context.close()
+  })
 })

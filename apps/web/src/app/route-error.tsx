@@ -31,16 +31,6 @@ export function RouteError() {
   )
 }
 
-const failedPages: (() => void)[] = []
-
-/**
- * Registers what forgets a page's failed load once its error is on screen (router.tsx), so that
- * the next visit loads the page again.
- */
-export function whenAPageFailed(forget: () => void): void {
-  failedPages.push(forget)
-}
-
 /**
  * The shell's error boundary, the data router's `errorElement` of before: a page that fails to
  * render or to load its chunk shows RouteError in place of the shell. Going to another page (the
@@ -75,7 +65,6 @@ class ErrorBoundary extends Component<BoundaryProps, BoundaryState> {
 
   override componentDidCatch(error: Error, info: ErrorInfo): void {
     console.error(error, info.componentStack)
-    for (const forget of failedPages.splice(0)) forget()
   }
 
   override render() {

@@ -1,8 +1,8 @@
 import { lazy, use, type ComponentType, type LazyExoticComponent } from 'react'
-import { Route, Routes } from 'react-router'
+import { Route, Routes, useLocation, type Location } from 'react-router'
 import { PageMetaContext } from '../components/page-meta-context'
 import { AppLayout } from './app-layout'
-import { RouteErrorBoundary, whenAPageFailed } from './route-error'
+import { RouteErrorBoundary } from './route-error'
 import { whenIdle } from '../lib/idle-work'
 import { matchRoute, ROUTES, visibleRoutes, type RouteMeta } from './routes'
 
@@ -17,13 +17,13 @@ const loaders = new Map<Page, () => Promise<unknown>>()
  * take a task per level of its imports, and React would commit the fallback meanwhile (ADR 026 §9).
  * A failed load is forgotten, so that the next visit tries again: React's lazy() would keep the
  * failure for good, and the page would show its error until the whole app was reloaded. The load
- * a render waits on stays failed until the error is on screen, or React would render the page
- * again at once, and load again, for as long as the loads failed.
+ * a visit's renders wait on stays failed for that visit (its location, PageLocation's pinned one),
+ * or React would render the page again at once, and load again, for as long as the loads failed.
  */
 function page<M>(load: () => Promise<M>, name: keyof M): Page {
   let loaded: ComponentType | undefined
   let loading: Promise<ComponentType> | undefined
-  let rendering: Promise<ComponentType> | undefined
+  let rendering: { promise: Promise<ComponentType>; visit: Location; failed: boolean } | undefined
   const ready = () =>
     (loading ??= load().then(
       (module) => (loaded = module[name] as ComponentType),
@@ -32,16 +32,18 @@ function page<M>(load: () => Promise<M>, name: keyof M): Page {
         throw error
       },
     ))
-  /** The load renders wait on: a cache, the same promise for every render until forgotten. */
-  const forRender = (): Promise<ComponentType> => {
-    if (!rendering) {
-      const waited = (rendering = ready())
-      waited.catch(() => whenAPageFailed(() => (rendering = undefined)))
+  /** The load a visit's renders wait on: the same promise for all of them; a new visit's after a failure. */
+  const forRender = (visit: Location): Promise<ComponentType> => {
+    if (!rendering || (rendering.failed && rendering.visit !== visit)) {
+      const attempt = { promise: ready(), visit, failed: false }
+      attempt.promise.catch(() => (attempt.failed = true))
+      rendering = attempt
     }
-    return rendering
+    return rendering.promise
   }
   function Page() {
-    const Component = loaded ?? use(forRender())
+    const visit = useLocation()
+    const Component = loaded ?? use(forRender(visit))
     // eslint-disable-next-line react-hooks/static-components -- not created here: the module's own page component, the same on every render
     return <Component />
   }

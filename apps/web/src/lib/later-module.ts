@@ -43,9 +43,13 @@ export function laterModule<T extends object>(load: () => Promise<T>) {
       waiting.add(arrived)
       let wait = RETRY_FIRST_MS
       let timer: ReturnType<typeof setTimeout> | undefined
+      let trying = false
       const attempt = (): void => {
         clearTimeout(timer)
+        if (trying) return
+        trying = true
         start().catch((error: unknown) => {
+          trying = false
           console.error(error)
           if (!waiting.has(arrived)) return
           timer = setTimeout(attempt, wait)
