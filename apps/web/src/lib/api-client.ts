@@ -11,7 +11,7 @@ import { getClientConfig } from './config'
 import { currentLanguage, toLocale, type Language } from './language'
 import { inBackground } from './background'
 import { inlinedData } from './inlined-data'
-import { isLazySchema, type LazySchema, type Schema } from './lazy-schema'
+import { loadSchema, type LazySchema, type Schema } from './lazy-schema'
 
 /** Spec §9: every call gives up after 20 s. */
 export const REQUEST_TIMEOUT_MS = 20_000
@@ -265,9 +265,9 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     // checked by the server when it inlined it (see firstScreen).
     const inlined = inlinedFor(options)
     if (inlined) return (envelope ? inlined : inlined.data) as T
-    const schema = options.schema
-    const checking: Promise<Schema<T> | null | undefined> =
-      schema && isLazySchema(schema) ? schema.load().catch(() => null) : Promise.resolve(schema)
+    const checking: Promise<Schema<T> | null | undefined> = options.schema
+      ? loadSchema(options.schema).catch(() => null)
+      : Promise.resolve(undefined)
     // (Offline, send() alerts and sends nothing, whatever the check.)
     if ((options.method ?? 'GET') !== 'GET' && deps.isOnline() && (await checking) === null) {
       throw refused(options, 0)

@@ -3,10 +3,9 @@ import { useEffect, useEffectEvent, type RefObject } from 'react'
 /**
  * Calls `onNear` once a block below the fold may mount: when its placeholder (`ref`) comes within
  * `margin` of the viewport, so the first screen's load and render carry none of its code, data or
- * pictures (issue 13), and it is there before the reader scrolls to it. Watches while `watching`;
- * whether the block has mounted is the caller's state, so it survives the placeholder's own
- * remounting. The caller renders the block in a transition, in slices that yield to the browser
- * rather than as one long task.
+ * pictures (issue 13), and it is there before the reader scrolls to it. Watches while `watching`
+ * (until the caller has mounted the block). The caller renders the block in a transition, in
+ * slices that yield to the browser rather than as one long task.
  */
 export function useWhenNear(
   ref: RefObject<Element | null>,

@@ -31,10 +31,6 @@ export function HomePage() {
   const banners = useBanners(0)
   const categories = useCategories()
   const specials = useSpecialList()
-  // Whether the lists below the fold have mounted: here, not in DeferredFeed, so they stay when
-  // the pull to refresh arrives and mounts the page's content afresh inside it.
-  const [feedMounted, setFeedMounted] = useState(false)
-
   // Pull to refresh: everything on the page, the lists starting again from their first page.
   const refresh = async (): Promise<void> => {
     await Promise.all([
@@ -72,18 +68,16 @@ export function HomePage() {
             </SpecialList>
           )}
         </Section>
-        <DeferredFeed
-          mounted={feedMounted}
-          onNear={() => startTransition(() => setFeedMounted(true))}
-        />
+        <DeferredFeed />
       </PullToRefreshLater>
     </PageFrame>
   )
 }
 
-function DeferredFeed({ mounted, onNear }: { mounted: boolean; onNear: () => void }) {
+function DeferredFeed() {
   const ref = useRef<HTMLDivElement>(null)
-  useWhenNear(ref, onNear, !mounted)
+  const [mounted, setMounted] = useState(false)
+  useWhenNear(ref, () => startTransition(() => setMounted(true)), !mounted)
   const placeholder = <div ref={ref} className={styles.feedPlaceholder} aria-hidden="true" />
   return mounted ? (
     <Suspense fallback={placeholder}>
