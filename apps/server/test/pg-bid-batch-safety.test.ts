@@ -49,7 +49,11 @@ async function place(t: TestApp, bids: unknown[], tx = t.database.db): Promise<P
 }
 
 /** A BiddingService on the one-statement path, over a statement that accepts every bid. */
-function oneStatementService(bus: Pick<EventBus, 'publish'>, log = { error: vi.fn() }) {
+function oneStatementService(
+  bus: Pick<EventBus, 'publish'>,
+  log = { error: vi.fn() },
+  transact = vi.fn(),
+) {
   const outcome = (amount: number): OneStatementBid => ({
     response: {
       lotId: 7,
@@ -74,12 +78,14 @@ function oneStatementService(bus: Pick<EventBus, 'publish'>, log = { error: vi.f
   const lots = {
     bidsInOneStatement: true,
     peekLot: vi.fn(() => Promise.resolve(undefined)),
-    placeBidsInOneStatement: vi.fn((bids: OneStatementBidInput[]) =>
-      Promise.resolve(bids.map((b) => outcome(b.amount))),
+    waitForLot: vi.fn(() => Promise.resolve()),
+    placeBidsInOneStatement: vi.fn(
+      (bids: OneStatementBidInput[], _options: unknown, _tx?: unknown) =>
+        Promise.resolve<OneStatementBid[]>(bids.map((b) => outcome(b.amount))),
     ),
   }
   const service = new BiddingService({
-    transact: vi.fn(),
+    transact,
     clock: new FakeClock(NOW),
     bus: bus as unknown as EventBus,
     notices: { add: vi.fn(() => Promise.resolve()) },
@@ -118,6 +124,29 @@ describe('a push that fails after commit', () => {
     expect(answers.map((a) => a.price)).toEqual([10_000, 11_000, 12_000])
     expect(bus.publish).toHaveBeenCalledTimes(3)
     expect(log.error).toHaveBeenCalledTimes(2)
+  })
+})
+
+describe('a batch the statement answered in part', () => {
+  it('sends only the bids answered busy again, under the lock; the others keep their answers', async () => {
+    const transact = vi.fn((work: (tx: unknown) => Promise<unknown>) => work('tx'))
+    const { service, lots } = oneStatementService({ publish: vi.fn() }, undefined, transact)
+    const answer = lots.placeBidsInOneStatement.getMockImplementation()!
+    // The first statement places the second bid and finds the lot held for the first (what
+    // numisma_place_bids did before migration 0021 when the lot was freed while it ran).
+    lots.placeBidsInOneStatement.mockImplementationOnce(async (bids, options) => {
+      const [first, second] = await answer(bids, options)
+      expect(first).toBeDefined()
+      return [{ busy: true }, second!]
+    })
+    const answers = await Promise.all(
+      [10_000, 11_000].map((amount, i) => service.bid(i + 1, { lotId: 7, amount, proxy: false })),
+    )
+    expect(answers.map((a) => a.price)).toEqual([10_000, 11_000])
+    expect(transact).toHaveBeenCalledTimes(1)
+    expect(lots.waitForLot).toHaveBeenCalledTimes(1)
+    const sent = lots.placeBidsInOneStatement.mock.calls.map(([bids]) => bids.map((b) => b.amount))
+    expect(sent).toEqual([[10_000, 11_000], [10_000]])
   })
 })
 
@@ -167,6 +196,41 @@ describe.runIf(pg)('numisma_place_bids on PostgreSQL', () => {
         .executeTakeFirstOrThrow()
       expect(placed.response!.endsAt).toBe(new Date(lot.ends_at).toISOString())
       expect(replayed.replay!.endsAt).toBe(new Date(lot.ends_at).toISOString())
+    } finally {
+      await t.close()
+    }
+  })
+
+  it('answers busy for every bid of a batch whose lot is held elsewhere, and places none', async () => {
+    const t = await createTestApp(pg!)
+    try {
+      const u = Number((await t.signIn()).userId)
+      await creditDeposit(t, String(u), 1e9)
+      const [held, free] = await createLots(t, 2)
+      const db = t.database.db
+      let release!: () => void
+      const gate = new Promise<void>((resolve) => (release = resolve))
+      let locked!: () => void
+      const holding = new Promise<void>((resolve) => (locked = resolve))
+      const holder = db.transaction().execute(async (tx) => {
+        await sql`select id from lots where id = ${held!} for update`.execute(tx)
+        locked()
+        await gate
+      })
+      await holding
+      // The batch's second bid finds its lot free, as a bid of the same lot does when the holder
+      // commits while the statement runs: 0019's version placed it and answered the first busy.
+      const placed = await place(t, [bidOf(held!, u, 100_000), bidOf(free!, u, 100_000)]).finally(
+        release,
+      )
+      await holder
+      expect(placed).toEqual([{ busy: true }, { busy: true }])
+      const bids = await db
+        .selectFrom('bids')
+        .select('id')
+        .where('lot_id', 'in', [held!, free!])
+        .execute()
+      expect(bids).toEqual([])
     } finally {
       await t.close()
     }

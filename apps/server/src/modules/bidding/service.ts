@@ -284,7 +284,12 @@ export class BiddingService {
     else this.queuedBy.delete(bidder)
   }
 
-  /** One batch, retried like writeTransaction on a serialisation failure or deadlock. */
+  /**
+   * One batch, retried like writeTransaction on a serialisation failure or deadlock. A bid the
+   * statement answered is never sent again: only the ones it answered `busy` wait for the lock
+   * (numisma_place_bids answers busy for all or none since migration 0021; were it to place some
+   * and not others, placing those again would judge them a second time and answer that).
+   */
   private async placeBatch(
     bids: OneStatementBidInput[],
   ): Promise<Exclude<OneStatementBid, { busy: true }>[]> {
@@ -294,19 +299,44 @@ export class BiddingService {
       quotaMultiplier: options.quotaMultiplier,
       idempotencyTtlMs: IDEMPOTENCY_TTL_MS,
     })
+    type Placed = Exclude<OneStatementBid, { busy: true }>
+    const placed: (Placed | undefined)[] = bids.map(() => undefined)
+    /** Records the answers to the bids at `indices`; returns the indices answered `busy`. */
+    const record = (indices: number[], outcomes: OneStatementBid[]): number[] =>
+      indices.filter((index, i) => {
+        const outcome = outcomes[i]!
+        if ('busy' in outcome) return true
+        placed[index] = outcome
+        return false
+      })
+    const unplaced = () => bids.flatMap((_, i) => (placed[i] ? [] : [i]))
     for (let attempt = 1; ; attempt++) {
       try {
-        const outcomes = await lots.placeBidsInOneStatement(bids, settings(clock.now()))
-        if (!outcomes.some((o) => 'busy' in o))
-          return outcomes as Exclude<OneStatementBid, { busy: true }>[]
-        return await this.deps.transact(async (tx) => {
-          await lots.waitForLot(tx, bids[0]!.lotId)
-          // After the lock: bids that queued behind another transaction are judged when applied.
-          const locked = await lots.placeBidsInOneStatement(bids, settings(clock.now()), tx)
-          if (locked.some((o) => 'busy' in o))
-            throw new Error('numisma_place_bids: busy under its own lock')
-          return locked as Exclude<OneStatementBid, { busy: true }>[]
-        })
+        const first = unplaced()
+        const busy = record(
+          first,
+          await lots.placeBidsInOneStatement(
+            first.map((i) => bids[i]!),
+            settings(clock.now()),
+          ),
+        )
+        if (busy.length > 0) {
+          // Recorded once the transaction has committed: after a rollback they go again.
+          const locked = await this.deps.transact(async (tx) => {
+            await lots.waitForLot(tx, bids[0]!.lotId)
+            // After the lock: bids that queued behind another transaction are judged when applied.
+            const answers = await lots.placeBidsInOneStatement(
+              busy.map((i) => bids[i]!),
+              settings(clock.now()),
+              tx,
+            )
+            if (answers.some((o) => 'busy' in o))
+              throw new Error('numisma_place_bids: busy under its own lock')
+            return answers
+          })
+          record(busy, locked)
+        }
+        return placed as Placed[]
       } catch (error) {
         if (!isRetryable(error) || attempt >= MAX_ATTEMPTS) throw error
         await new Promise((resolve) => setTimeout(resolve, attempt * 5 + Math.random() * 10))

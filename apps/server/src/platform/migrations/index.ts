@@ -26,6 +26,7 @@ import { salesRelist } from './0017-sales-relist'
 import { moneyRefunds } from './0018-money-refunds'
 import { postgresBidFunction } from './0019-postgres-bid-function'
 import { postgresBidFunctionLoops } from './0020-postgres-bid-function-loops'
+import { postgresPlaceBidsBusy } from './0021-postgres-place-bids-busy'
 
 /**
  * Migrations are code, written once for both dialects: the context hides the two places where
@@ -71,6 +72,7 @@ const MIGRATIONS: Record<string, (ctx: MigrationContext) => Migration> = {
   '0018-money-refunds': moneyRefunds,
   '0019-postgres-bid-function': postgresBidFunction,
   '0020-postgres-bid-function-loops': postgresBidFunctionLoops,
+  '0021-postgres-place-bids-busy': postgresPlaceBidsBusy,
 }
 
 class CodeMigrationProvider implements MigrationProvider {
