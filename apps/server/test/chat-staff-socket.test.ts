@@ -12,7 +12,9 @@ const databases = await testDatabases()
 const RECHECK_MS = 60
 
 let counter = 0
-const nextId = (prefix: string) => `${prefix}-${process.pid}-${counter++}`
+// At least 8 characters whatever the pid (a chat clientId is 8 to 64): with a short pid, c-<pid>-<n>
+// came to 7 and CI failed five tests on VALIDATION_FAILED.
+const nextId = (prefix: string) => `${prefix}-${process.pid}-${String(counter++).padStart(4, '0')}`
 
 type Frame = Record<string, unknown>
 
