@@ -3,10 +3,10 @@ import { formatChinaDate } from '@numisma/contracts/dates'
 import type { Order } from '@numisma/contracts/orders'
 import { HEADER, randomUuid } from '@numisma/contracts/signing'
 import type { StaffSpecialDetail } from '@numisma/contracts/staff-catalogue'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { consoleContext } from './console'
+import { consoleContext, okButton, orderRow } from './console'
 import {
   baseUrl,
   buildSpecial,
@@ -47,12 +47,6 @@ async function slip(amountText: string): Promise<string> {
   const jpeg = await sharp(Buffer.from(svg)).jpeg({ quality: 80 }).toBuffer()
   return `data:image/jpeg;base64,${jpeg.toString('base64')}`
 }
-
-const okButton = (page: Page) =>
-  page
-    .getByRole('dialog')
-    .getByRole('button', { name: '确 定' })
-    .or(page.getByRole('dialog').getByRole('button', { name: '确定' }))
 
 describe('a whole sale run from the console', () => {
   it('a cataloguer lists a lot, a collector wins it, the cashier confirms the remittance, shipping ships it, the buyer confirms receipt', async () => {
@@ -130,11 +124,18 @@ describe('a whole sale run from the console', () => {
     // 4. The cashier confirms it on 汇款确认: the order is paid, the rest stays in the balance.
     const cashier = await consoleContext(browser, ['cashier'])
     await cashier.page.goto('/admin/money/remittances')
-    const notice = cashier.page.locator('tr', { hasText: `#${order.id}` })
+    const notice = orderRow(cashier.page, order.id)
     await notice.locator('img').waitFor()
     await screenshot(cashier.page, 'console-full-sale-remittance')
     await notice.getByRole('button', { name: '确认到账' }).click()
+    // The form opens on what the notice says arrived; OK is pressed on a filled form, and the
+    // message that follows says whether the server took it (a refusal names its reason here).
+    const received = cashier.page.getByRole('dialog').getByLabel('实收金额（元）')
+    await expect.poll(() => received.inputValue()).toBe((remitted / 100).toFixed(2))
     await okButton(cashier.page).click()
+    await expect
+      .poll(() => cashier.page.locator('.ant-message').innerText())
+      .toContain('已确认到账')
     await expect.poll(() => notice.count()).toBe(0)
     await cashier.context.close()
     await expect

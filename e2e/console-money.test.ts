@@ -2,11 +2,11 @@ import type { CompanyBank } from '@numisma/contracts/account'
 import { formatChinaDate } from '@numisma/contracts/dates'
 import { HEADER, randomUuid } from '@numisma/contracts/signing'
 import type { RefundableOrder } from '@numisma/contracts/staff-money'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { inject } from 'vitest'
-import { consoleContext } from './console'
+import { consoleContext, okButton, orderRow } from './console'
 import {
   baseUrl,
   createMallItem,
@@ -63,12 +63,6 @@ async function placeOrder(user: TestUser, productNo: string): Promise<number> {
   return placed.orderId
 }
 
-const okButton = (page: Page) =>
-  page
-    .getByRole('dialog')
-    .getByRole('button', { name: '确 定' })
-    .or(page.getByRole('dialog').getByRole('button', { name: '确定' }))
-
 describe('the money pages', () => {
   it('a cashier confirms a remittance on the page and its order is paid; then adjusts, refunds and reads a balanced day', async () => {
     const staff = await staffSession()
@@ -115,7 +109,7 @@ describe('the money pages', () => {
 
     // 汇款确认: the notice with its slip; confirm what arrived (the notice's amount by default).
     await page.goto('/admin/money/remittances')
-    const row = page.locator('tr', { hasText: `#${orderId}` })
+    const row = orderRow(page, orderId)
     await row.locator('img').waitFor()
     expect(await row.innerText()).toContain('120.00')
     // The company account the buyer named, to check against that statement.
@@ -129,7 +123,7 @@ describe('the money pages', () => {
     await expect.poll(() => row.count()).toBe(0)
     await expect.poll(async () => (await deskOrder(orderId)).status).toBe('paid')
     await page.getByRole('tab', { name: '已处理' }).click()
-    const decided = page.locator('tr', { hasText: `#${orderId}` })
+    const decided = orderRow(page, orderId)
     await expect.poll(() => decided.innerText()).toContain('已确认到账')
     expect(await decided.innerText()).toContain(String(notice.id))
     await screenshot(page, 'console-money-remittances-history')

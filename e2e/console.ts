@@ -56,3 +56,17 @@ export async function consoleContext(
   ])
   return { context, page: await context.newPage(), username }
 }
+
+/** The open dialog's OK button (antd spaces a two-character label: 确 定). */
+export const okButton = (page: Page) =>
+  page
+    .getByRole('dialog')
+    .getByRole('button', { name: '确 定' })
+    .or(page.getByRole('dialog').getByRole('button', { name: '确定' }))
+
+/**
+ * The table row holding the tag of order #id. The tag is matched whole: a row's text runs its
+ * cells together (#1 then 2026-… reads #12026-…), so a match on the row would also take #12.
+ */
+export const orderRow = (page: Page, id: number) =>
+  page.locator('tr').filter({ has: page.locator('.ant-tag', { hasText: new RegExp(`^#${id}$`) }) })
