@@ -15,7 +15,8 @@ import {
   filesOf,
   measureRoute,
   overBudget,
-  zodFiles,
+  filesHolding,
+  LATER_LIBRARIES,
 } from './bundle-budget.mjs'
 
 const HOME = 'src/features/home/pages/home-page.tsx'
@@ -146,6 +147,8 @@ test('the script exits 1 over budget, naming the biggest file, and 0 within', ()
   }
 })
 
+const [ZOD, NOBLE] = LATER_LIBRARIES
+
 test('zod on a first load fails the script, naming the file; the jitless setting does not', () => {
   const dist = fakeDist()
   try {
@@ -154,16 +157,47 @@ test('zod on a first load fails the script, naming the file; the jitless setting
       path.join(dist, 'assets/shared.js'),
       'var t=globalThis;(t.__zod_globalConfig??={}).jitless=!0;',
     )
-    assert.deepEqual(zodFiles(dist, measureRoute(dist, manifest, HOME)), [])
+    assert.deepEqual(filesHolding(dist, measureRoute(dist, manifest, HOME), ZOD), [])
     // A dynamic chunk may hold zod.
     fs.writeFileSync(path.join(dist, 'assets/big.js'), 'e._zod.def.shape')
     const ok = spawnSync(process.execPath, [SCRIPT, '--dist', dist], { encoding: 'utf8' })
     assert.equal(ok.status, 0, ok.stdout + ok.stderr)
     fs.writeFileSync(path.join(dist, 'assets/home-only.js'), 'function n(e){return e._zod.run}')
-    assert.deepEqual(zodFiles(dist, measureRoute(dist, manifest, HOME)), ['assets/home-only.js'])
+    assert.deepEqual(filesHolding(dist, measureRoute(dist, manifest, HOME), ZOD), [
+      'assets/home-only.js',
+    ])
     const run = spawnSync(process.execPath, [SCRIPT, '--dist', dist], { encoding: 'utf8' })
     assert.equal(run.status, 1, run.stdout + run.stderr)
     assert.match(run.stderr, /zod in home's first load: assets\/home-only\.js/)
+  } finally {
+    fs.rmSync(dist, { recursive: true, force: true })
+  }
+})
+
+test("@noble/hashes on a first load fails the script, by SHA-256's or SHA-1's first round constant", () => {
+  const dist = fakeDist()
+  try {
+    fs.writeFileSync(
+      path.join(dist, 'assets/big.js'),
+      'I=Uint32Array.from([1116352408,1899447441])',
+    )
+    const ok = spawnSync(process.execPath, [SCRIPT, '--dist', dist], { encoding: 'utf8' })
+    assert.equal(ok.status, 0, ok.stdout + ok.stderr)
+    fs.writeFileSync(
+      path.join(dist, 'assets/shared.js'),
+      'I=Uint32Array.from([1116352408,1899447441])',
+    )
+    assert.deepEqual(filesHolding(dist, measureRoute(dist, manifest, HOME), NOBLE), [
+      'assets/shared.js',
+    ])
+    const run = spawnSync(process.execPath, [SCRIPT, '--dist', dist], { encoding: 'utf8' })
+    assert.equal(run.status, 1, run.stdout + run.stderr)
+    assert.match(run.stderr, /@noble\/hashes in home's first load: assets\/shared\.js/)
+    // HMAC over SHA-1 alone (hmacSignature) brings no SHA-256.
+    fs.writeFileSync(path.join(dist, 'assets/shared.js'), 'K=[1518500249,1859775393]')
+    assert.deepEqual(filesHolding(dist, measureRoute(dist, manifest, HOME), NOBLE), [
+      'assets/shared.js',
+    ])
   } finally {
     fs.rmSync(dist, { recursive: true, force: true })
   }

@@ -9,9 +9,12 @@ import { fileURLToPath } from 'node:url'
  * what each needs alone. Every other route keeps the bundler's own splitting.
  */
 
-/** Libraries every page needs from the first render on. */
+/**
+ * Libraries every page needs from the first render on. (@noble/hashes, which signs calls, comes
+ * after it with contracts/signing: lib/api-client.ts.)
+ */
 const FRAMEWORK =
-  /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack|i18next|react-i18next|use-sync-external-store|cookie|@noble)[\\/]/
+  /node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack|use-sync-external-store|cookie)[\\/]/
 
 const src = (file: string) => fileURLToPath(new URL(`./src/${file}`, import.meta.url))
 /** The entry only waits for the first screen's paint; start-shop is the app it then loads. */
@@ -27,8 +30,8 @@ const ITEM_ROOTS = [
   src('app/product-detail-route.tsx'),
 ]
 /**
- * What the home page takes right after its first render (components/gestures.ts: the swiper and
- * pull to refresh, react-spring and @use-gesture beneath them). A chunk of its own, which the item
+ * What the home page takes right after its first render (components/gestures.ts: the swiper, pull
+ * to refresh and the notice bar, react-spring and @use-gesture beneath them). A chunk of its own, which the item
  * pages and the sign-in app load at once; in the shell or a page's group it would be home's first
  * load again, or bring that group along.
  */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ERRORS, errorText, isErrorCode, pickLocale } from './errors'
+import { CLIENT_ERRORS, clientErrorText } from './errors-client'
 
 describe('error catalogue (spec §8)', () => {
   it('has the spec texts in English and Chinese', () => {
@@ -32,5 +33,20 @@ describe('error catalogue (spec §8)', () => {
     expect(pickLocale('zh-CN,zh;q=0.9,en;q=0.8')).toBe('zh')
     expect(pickLocale('en-US,en;q=0.9')).toBe('en')
     expect(pickLocale('fr')).toBe('zh')
+  })
+
+  it('takes the client texts from the client table, unchanged, and nothing else from it', () => {
+    for (const [code, entry] of Object.entries(CLIENT_ERRORS)) {
+      expect(ERRORS[code as keyof typeof ERRORS]).toBe(entry)
+      expect(clientErrorText(code as keyof typeof CLIENT_ERRORS, 'en')).toBe(
+        errorText(code as keyof typeof CLIENT_ERRORS, 'en'),
+      )
+    }
+    // Every status-0 entry is a client one (and no server code shadows a client code).
+    const clientOnly = Object.keys(ERRORS).filter(
+      (code) => ERRORS[code as keyof typeof ERRORS].status === 0,
+    )
+    expect(clientOnly).toEqual(Object.keys(CLIENT_ERRORS))
+    expect(clientErrorText('OFFLINE')).toBe('网络连接似乎已断开')
   })
 })

@@ -2,10 +2,15 @@ import { hmac } from '@noble/hashes/hmac.js'
 import { sha1 } from '@noble/hashes/legacy.js'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
+import { HEADER, randomUuid } from './signing-headers'
+
+export { APP_VERSION, HEADER, osInfoHeader, randomUuid } from './signing-headers'
 
 /**
  * Request signing of spec §7 and DESIGN §3. Pure and synchronous so the browser can sign on any
- * origin: WebCrypto is missing on plain-http LAN hosts, where phones often open the shop.
+ * origin: WebCrypto is missing on plain-http LAN hosts, where phones often open the shop. The web
+ * app loads this module when it signs its first call; what it needs before (header names, nonces)
+ * is in signing-headers.ts, re-exported here.
  */
 
 export const SIGNING_SCHEME = 'ZHAO'
@@ -17,20 +22,6 @@ export const TIMESTAMP_TOLERANCE_MS = 300_000
  * by its own clock). ADR 029.
  */
 export const NONCE_TTL_MS = 2 * TIMESTAMP_TOLERANCE_MS + 60_000
-export const APP_VERSION = '2.0.0'
-
-export const HEADER = {
-  appId: 'x-app-id',
-  deviceId: 'x-device-id',
-  osInfo: 'x-os-info',
-  authorization: 'authorization',
-  userId: 'x-user-id',
-  nonce: 'x-nonce',
-  timestamp: 'x-timestamp',
-  sign: 'x-sign',
-  locale: 'accept-language',
-  idempotencyKey: 'idempotency-key',
-} as const
 
 /** The string the HMAC covers: uppercase method, two newlines, the path, a newline, the device id. */
 export function canonicalString(method: string, path: string, deviceId: string): string {
@@ -110,23 +101,6 @@ export function signedHeaders(input: SignInput): Record<string, string> {
   }
   if (input.userId) headers[HEADER.userId] = input.userId
   return headers
-}
-
-/** OS info header value: `os=h5;version=2.0.0;…` */
-export function osInfoHeader(extra: Record<string, string> = {}): string {
-  return Object.entries({ os: 'h5', version: APP_VERSION, ...extra })
-    .map(([k, v]) => `${k}=${v.replace(/[;=\r\n]/g, ' ')}`)
-    .join(';')
-}
-
-/** UUID v4 from getRandomValues, which (unlike randomUUID) exists on insecure origins too. */
-export function randomUuid(): string {
-  const bytes = new Uint8Array(16)
-  globalThis.crypto.getRandomValues(bytes)
-  bytes[6] = (bytes[6]! & 0x0f) | 0x40
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80
-  const hex = bytesToHex(bytes)
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
 }
 
 export function constantTimeEqual(a: string, b: string): boolean {

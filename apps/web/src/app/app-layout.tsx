@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react'
 import { KeepAlive } from 'keepalive-for-react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../lib/i18n'
 import { useLocation, useOutlet } from 'react-router'
 import { PageLoading } from '../components/page-loading'
 import { inBackground } from '../lib/background'

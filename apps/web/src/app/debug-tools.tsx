@@ -1,7 +1,7 @@
 import { useEffect } from 'react'
 import { FloatingBubble } from 'antd-mobile'
 import { CloseCircleOutline, RedoOutline } from 'antd-mobile-icons'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../lib/i18n'
 import { logout } from '../features/account/api/logout'
 import { clearAllCookies } from '../lib/cookies'
 import { inBackground } from '../lib/background'

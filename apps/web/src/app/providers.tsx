@@ -3,7 +3,7 @@ import { QueryClientProvider } from '@tanstack/react-query'
 import { ConfigProvider } from 'antd-mobile'
 import enUS from 'antd-mobile/es/locales/en-US'
 import zhCN from 'antd-mobile/es/locales/zh-CN'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../lib/i18n'
 import { createQueryClient } from '../lib/query-client'
 
 /** Query cache and antd-mobile's locale (which follows the UI language). */

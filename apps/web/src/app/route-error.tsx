@@ -1,13 +1,15 @@
-import { Button, Result } from 'antd-mobile'
+import { Button } from 'antd-mobile'
+import { ClockCircleFill, ExclamationCircleFill } from 'antd-mobile-icons'
 import { Component, useLayoutEffect, type ErrorInfo, type ReactNode } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../lib/i18n'
 import { useLocation } from 'react-router'
 import { releaseFirstScreen } from '../lib/first-screen-paint'
+import styles from './route-error.module.css'
 
 /**
  * A page that failed to load (usually its chunk, on a lost connection): say so, offer a retry.
- * Part of the first load, so it has to work offline; antd-mobile's Result (an icon) rather than the
- * error block's illustrations keeps it small (issue 13).
+ * Part of the first load, so it has to work offline. Drawn as antd-mobile's Result draws it, with
+ * its icon and no more: the component brings all five of its status icons (issue 13).
  */
 export function RouteError() {
   const { t } = useTranslation()
@@ -18,11 +20,15 @@ export function RouteError() {
   const offline = !navigator.onLine
   return (
     <div className="route-error">
-      <Result
-        status={offline ? 'waiting' : 'warning'}
-        title={offline ? t('errors.offline') : t('errors.pageFailed')}
-      />
-      <div style={{ padding: '0 1rem' }}>
+      <div className={styles.result} role="alert">
+        {offline ? (
+          <ClockCircleFill className={`${styles.icon} ${styles.waiting}`} aria-hidden />
+        ) : (
+          <ExclamationCircleFill className={`${styles.icon} ${styles.warning}`} aria-hidden />
+        )}
+        <h1 className={styles.title}>{offline ? t('errors.offline') : t('errors.pageFailed')}</h1>
+      </div>
+      <div className={styles.retry}>
         <Button block color="primary" onClick={() => window.location.reload()}>
           {t('common.retry')}
         </Button>

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react'
 import { BrowserRouter } from 'react-router'
+import { prepareSigning } from '../lib/api-client'
 import { readSession } from '../lib/cookies'
 import { currentEnvironment } from '../lib/environment'
 import { afterFirstInput } from '../lib/idle-work'
@@ -8,6 +9,8 @@ import { AppRoutes, prefetchPages } from './router'
 
 export function ShopApp() {
   const [debugTools] = useState(() => currentEnvironment().debugTools)
+  // The first render's data came with the page; the calls after it need the signer's code.
+  useEffect(prepareSigning, [])
   useEffect(() => {
     let stopPrefetch: (() => void) | undefined
     const cancel = afterFirstInput(() => {

@@ -1,5 +1,5 @@
 import { Button } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../lib/i18n'
 import { useNavigate } from 'react-router'
 import { EmptyState } from '../components/empty-state'
 import { PageFrame } from '../components/page-frame'

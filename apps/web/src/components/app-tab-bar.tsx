@@ -1,6 +1,6 @@
 import { TabBar } from 'antd-mobile'
 import { AppOutline, UnorderedListOutline, UserOutline } from 'antd-mobile-icons'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../lib/i18n'
 import { useLocation, useNavigate } from 'react-router'
 import styles from './app-tab-bar.module.css'
 import { inBackground } from '../lib/background'

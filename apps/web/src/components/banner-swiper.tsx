@@ -1,7 +1,7 @@
 import type { CSSProperties } from 'react'
 import type { Banner } from '@numisma/contracts/catalog'
 import { PageIndicator, Skeleton } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../lib/i18n'
 import { useNavigate } from 'react-router'
 import { bannerTarget } from '../lib/banner-link'
 import { localTitle } from '../lib/local-name'

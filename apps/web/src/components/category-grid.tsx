@@ -1,6 +1,6 @@
 import type { Category } from '@numisma/contracts/catalog'
 import { Skeleton } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../lib/i18n'
 import { Link } from 'react-router'
 import { categoryMark } from '../lib/category-mark'
 import { localName } from '../lib/local-name'

@@ -1,5 +1,5 @@
 import { MessageOutline } from 'antd-mobile-icons'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../lib/i18n'
 import { useNavigate } from 'react-router'
 import { inBackground } from '../lib/background'
 import styles from './chat-entry-button.module.css'

@@ -1,5 +1,5 @@
 import { InfiniteScroll } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../lib/i18n'
 import styles from './infinite-list-end.module.css'
 
 export interface InfiniteListEndProps {

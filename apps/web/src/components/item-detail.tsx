@@ -1,5 +1,5 @@
 import type { ComponentPropsWithoutRef, ReactNode } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../lib/i18n'
 import styles from './item-detail.module.css'
 
 /** PageFrame's bodyClassName for an item page: the cards sit on the app's background. */

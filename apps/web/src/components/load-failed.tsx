@@ -1,5 +1,5 @@
 import { Button } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../lib/i18n'
 import { EmptyState } from './empty-state'
 
 /** A block whose data failed (the toast already said why): a sentence and a retry button. */

@@ -1,7 +1,7 @@
 import type { LotCard as LotCardData } from '@numisma/contracts/catalog'
 import type { ReactNode } from 'react'
 import { Skeleton } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../lib/i18n'
 import { Link } from 'react-router'
 import { isLotClosed, shownPrice } from '../lib/lot-outcome'
 import { Countdown } from './countdown'

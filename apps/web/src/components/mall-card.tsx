@@ -1,7 +1,7 @@
 import type { MallItemCard } from '@numisma/contracts/catalog'
 import type { ReactNode } from 'react'
 import { Skeleton } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../lib/i18n'
 import { Link } from 'react-router'
 import { GradeBadge } from './grade-badge'
 import { Price } from './price'

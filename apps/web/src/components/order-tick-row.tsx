@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import type { Order } from '@numisma/contracts/orders'
 import { Checkbox } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../lib/i18n'
 import { ItemImage } from './item-image'
 import { Price } from './price'
 import styles from './order-tick-row.module.css'

@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef, type ReactNode } from 'react'
 import { NavBar } from 'antd-mobile'
 import { useKeepAliveContext } from 'keepalive-for-react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../lib/i18n'
 import { useNavigate } from 'react-router'
 import { AppTabBar } from './app-tab-bar'
 import { usePageMeta } from './page-meta-context'

@@ -1,7 +1,7 @@
 import type { SpecialSummary } from '@numisma/contracts/catalog'
 import type { ReactNode } from 'react'
 import { Skeleton } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../lib/i18n'
 import { Link } from 'react-router'
 import { Countdown } from './countdown'
 import { SpecialStatusTag } from './special-status-tag'

@@ -1,5 +1,5 @@
 import type { SpecialSummary } from '@numisma/contracts/catalog'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../lib/i18n'
 import styles from './special-status-tag.module.css'
 
 /** 预展中 / 拍卖中 / 已结束 as a small coloured tag. */

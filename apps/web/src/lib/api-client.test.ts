@@ -4,14 +4,16 @@ import { WatchStateSchema } from '@numisma/contracts/bidding'
 import type { ClientConfig } from '@numisma/contracts/client-config'
 import { LOGIN_COOKIES } from '@numisma/contracts/cookies'
 import { errorText } from '@numisma/contracts/errors'
-import { hmacSignature, parseAuthorization, xSign } from '@numisma/contracts/signing'
+import { hmacSignature, parseAuthorization, signedHeaders, xSign } from '@numisma/contracts/signing'
 import {
   ApiError,
   buildUrl,
   createApiClient,
   FIRST_SCREEN_WINDOW_MS,
   isNotFound,
+  neverSent,
   type ApiClientDeps,
+  type Signer,
 } from './api-client'
 import { memoryCookies } from './cookies'
 import { lazySchema, type Schema } from './lazy-schema'
@@ -405,6 +407,82 @@ describe('a lazy schema (issue 13: zod after the first render)', () => {
     expect(deps.alert).toHaveBeenCalledTimes(2)
     expect(deps.toast).not.toHaveBeenCalled()
     expect(deps.fetch).not.toHaveBeenCalled()
+  })
+})
+
+describe('the signer (issue 13: hashing after the first render)', () => {
+  const USER = { path: '/user/@statistics', defaultError: 'GET_USER_FAILED' } as const
+
+  it('holds the first calls until its code has arrived, loads it once, and signs them', async () => {
+    const code = deferred<Signer>()
+    const signer = vi.fn(() => code.promise)
+    const { client, deps } = setup({ signer })
+    const first = client.request(USER)
+    const second = client.request({ ...USER, method: 'POST' })
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(deps.fetch).not.toHaveBeenCalled()
+    code.resolve(signedHeaders)
+    await expect(Promise.all([first, second])).resolves.toEqual([{ ok: true }, { ok: true }])
+    expect(signer).toHaveBeenCalledTimes(1)
+    const headers = lastCall(deps.fetch)[1].headers as Record<string, string>
+    expect(parseAuthorization(headers.authorization)?.signature).toBe(
+      hmacSignature('h5-secret', 'POST', '/user/@statistics', 'dev-1'),
+    )
+  })
+
+  it('fails a call as the network would when its code cannot be had, sending nothing; the next call loads it again', async () => {
+    const signer = vi
+      .fn<() => Promise<Signer>>()
+      .mockRejectedValueOnce(new Error('chunk failed'))
+      .mockResolvedValue(signedHeaders)
+    const { client, deps } = setup({ signer })
+    const failed = await client.request({ ...USER, method: 'POST' }).catch((e: unknown) => e)
+    expect(failed).toMatchObject({ code: 'OFFLINE', status: 0 })
+    expect((failed as ApiError).message).toBe(errorText('OFFLINE', 'zh'))
+    expect(neverSent(failed)).toBe(true)
+    expect(deps.toast).toHaveBeenCalledWith(errorText('OFFLINE', 'zh'))
+    expect(deps.fetch).not.toHaveBeenCalled()
+
+    await expect(client.request(USER)).resolves.toEqual({ ok: true })
+    expect(signer).toHaveBeenCalledTimes(2)
+    expect(deps.fetch).toHaveBeenCalledTimes(1)
+  })
+
+  it('times a call out while it waits for the code, and sends nothing', async () => {
+    const code = deferred<Signer>()
+    const { client, deps } = setup({ signer: () => code.promise, timeoutMs: 20 })
+    const failed = await client.request(USER).catch((e: unknown) => e)
+    expect(failed).toMatchObject({ code: 'TIMEOUT', status: 0 })
+    expect(deps.toast).toHaveBeenCalledWith(errorText('TIMEOUT', 'zh'))
+    code.resolve(signedHeaders)
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(deps.fetch).not.toHaveBeenCalled()
+  })
+
+  it('sends nothing for a call cancelled while it waits for the code, and says nothing', async () => {
+    const code = deferred<Signer>()
+    const { client, deps } = setup({ signer: () => code.promise })
+    const cancel = new AbortController()
+    const call = client.request({ ...USER, signal: cancel.signal }).catch((e: unknown) => e)
+    cancel.abort()
+    expect(await call).toMatchObject({ code: 'ABORTED' })
+    // Cancelled before it was made, likewise.
+    await expect(client.request({ ...USER, signal: cancel.signal })).rejects.toMatchObject({
+      code: 'ABORTED',
+    })
+    code.resolve(signedHeaders)
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(deps.fetch).not.toHaveBeenCalled()
+    expect(deps.toast).not.toHaveBeenCalled()
+  })
+
+  it('fails quietly when the call is silent', async () => {
+    const signer = () => Promise.reject(new Error('chunk failed'))
+    const { client, deps } = setup({ signer })
+    await expect(client.request({ ...USER, silent: true })).rejects.toMatchObject({
+      code: 'OFFLINE',
+    })
+    expect(deps.toast).not.toHaveBeenCalled()
   })
 })
 

@@ -4,14 +4,16 @@ import {
   type ClientConfig,
 } from '@numisma/contracts/client-config'
 import { COOKIE } from '@numisma/contracts/cookies'
-import { errorText, type ErrorCode } from '@numisma/contracts/errors'
-import { HEADER, osInfoHeader, signedHeaders } from '@numisma/contracts/signing'
+import { clientErrorText, type ClientErrorCode } from '@numisma/contracts/errors-client'
+import type { SignInput } from '@numisma/contracts/signing'
+import { HEADER, osInfoHeader } from '@numisma/contracts/signing-headers'
 import { browserCookies, clearLoginCookies, readSession, type CookieJar } from './cookies'
 import { getClientConfig } from './config'
 import { currentLanguage, toLocale, type Language } from './language'
 import { inBackground } from './background'
 import { inlinedData } from './inlined-data'
 import { loadSchema, type LazySchema, type Schema } from './lazy-schema'
+import { sharedLoad } from './shared-load'
 
 /** Spec §9: every call gives up after 20 s. */
 export const REQUEST_TIMEOUT_MS = 20_000
@@ -31,8 +33,11 @@ export interface RequestOptions<T> {
   path: string
   query?: Record<string, QueryValue>
   body?: unknown
-  /** The catalogue text shown when the server gives no message (spec §8). */
-  defaultError: ErrorCode
+  /**
+   * The catalogue text shown when the server gives no message (spec §8): a client code, whose text
+   * the first load carries (contracts/errors-client); the server's refusals bring their own.
+   */
+  defaultError: ClientErrorCode
   /**
    * Checks and types `data`; a mismatch is a failure with the default error. Modules the shop's
    * first load reaches give a {@link LazySchema} (lib/lazy-schema.ts): it loads alongside a GET, and
@@ -89,6 +94,24 @@ export function neverSent(error: unknown): boolean {
   return error instanceof ApiError && (error.code === 'OFFLINE' || error.code === 'ABORTED')
 }
 
+/** Signs a call: the spec §7 headers (contracts/signing's signedHeaders). */
+export type Signer = (input: SignInput) => Record<string, string>
+
+/**
+ * The signer's code — contracts/signing and its hashing — arrives after the first render (issue
+ * 13), whose data the server inlined: no call needs it before. One load shared by every call, and
+ * started by {@link prepareSigning} right after the first render, so it is usually there by the
+ * first call; one that failed is tried again by the next call.
+ */
+const loadSigner = sharedLoad(() =>
+  import('@numisma/contracts/signing').then((signing): Signer => signing.signedHeaders),
+)
+
+/** Starts loading the signer (after the first render), so that the first call need not wait. */
+export function prepareSigning(): void {
+  loadSigner().catch(() => undefined)
+}
+
 export interface ApiClientDeps {
   fetch: typeof fetch
   cookies: CookieJar
@@ -100,6 +123,8 @@ export interface ApiClientDeps {
   now: () => number
   osInfo: string
   timeoutMs: number
+  /** Loads the signer: by default contracts/signing's (loadSigner). One load at a time is shared. */
+  signer?: () => Promise<Signer>
   /**
    * Issue 13: the JSON bodies of a landing page's first GET calls, inlined by the server and keyed
    * by the URL they would be fetched from. Each answers one call, within FIRST_SCREEN_WINDOW_MS of
@@ -128,6 +153,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   // phone set minutes wrong still passes the ±300 s check (learnt from the first refusal).
   let clockOffset = 0
   const startedAt = deps.now()
+  const signer = sharedLoad(deps.signer ?? loadSigner)
 
   /** The inlined success envelope for this GET, taken out of the page's bodies; else undefined. */
   function takeFirstScreen(method: HttpMethod, url: string): Record<string, unknown> | undefined {
@@ -155,7 +181,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
 
     // Spec §5: no call at all while offline, and the user is told with an alert.
     if (!deps.isOnline()) {
-      const text = errorText('OFFLINE', locale)
+      const text = clientErrorText('OFFLINE', locale)
       deps.alert(text)
       throw new ApiError('OFFLINE', 0, text)
     }
@@ -172,12 +198,41 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       return error
     }
 
+    // The call's time limit and its caller's cancel run from here: waiting for the signer's code
+    // is part of the call.
+    const controller = new AbortController()
+    const onAbort = () => controller.abort()
+    options.signal?.addEventListener('abort', onAbort)
+    if (options.signal?.aborted) controller.abort()
+    let timedOut = false
+    const timer = setTimeout(() => {
+      timedOut = true
+      controller.abort()
+    }, deps.timeoutMs)
+    const settle = () => {
+      clearTimeout(timer)
+      options.signal?.removeEventListener('abort', onAbort)
+    }
+
+    // Never sent unsigned: without the signer's code the call fails as the network would (spec
+    // §8), and sends nothing (neverSent); the next call loads it again. A call that times out or
+    // is cancelled while it waits is not sent either.
+    let sign: Signer
+    try {
+      sign = await untilAborted(signer(), controller.signal)
+    } catch (cause) {
+      settle()
+      if (timedOut) throw fail('TIMEOUT', 0, clientErrorText('TIMEOUT', locale))
+      if (options.signal?.aborted) throw new ApiError('ABORTED', 0, 'aborted', { cause })
+      throw fail('OFFLINE', 0, clientErrorText('OFFLINE', locale))
+    }
+
     const session = readSession(deps.cookies)
     const app = session
       ? { id: session.id, key: session.key }
       : config.apps[service === 'main' ? 'h5' : 'search']
     const headers: Record<string, string> = {
-      ...signedHeaders({
+      ...sign({
         method,
         path: options.path,
         appId: app.id,
@@ -194,15 +249,6 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     if (options.body !== undefined) headers['content-type'] = 'application/json'
     if (options.idempotencyKey) headers[HEADER.idempotencyKey] = options.idempotencyKey
 
-    const controller = new AbortController()
-    const onAbort = () => controller.abort()
-    options.signal?.addEventListener('abort', onAbort)
-    let timedOut = false
-    const timer = setTimeout(() => {
-      timedOut = true
-      controller.abort()
-    }, deps.timeoutMs)
-
     let res: Response
     let body: unknown
     try {
@@ -215,12 +261,11 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       })
       body = await res.json().catch(() => null)
     } catch (cause) {
-      if (timedOut) throw fail('TIMEOUT', 0, errorText('TIMEOUT', locale))
+      if (timedOut) throw fail('TIMEOUT', 0, clientErrorText('TIMEOUT', locale))
       if (options.signal?.aborted) throw new ApiError('ABORTED', 0, 'aborted', { cause })
-      throw fail(options.defaultError, 0, errorText(options.defaultError, locale))
+      throw fail(options.defaultError, 0, clientErrorText(options.defaultError, locale))
     } finally {
-      clearTimeout(timer)
-      options.signal?.removeEventListener('abort', onAbort)
+      settle()
     }
 
     // Spec §5: success is a 2xx status with a `data` field.
@@ -237,13 +282,13 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
     const message =
       typeof server.message === 'string' && server.message !== ''
         ? server.message
-        : errorText(options.defaultError, locale)
+        : clientErrorText(options.defaultError, locale)
     throw fail(code, res.status, message, isRecord(server.details) ? server.details : undefined)
   }
 
   /** The failure of an answer that does not pass its check, or whose check could not be loaded. */
   function refused(options: RequestOptions<unknown>, status: number): ApiError {
-    const text = errorText(options.defaultError, toLocale(deps.language()))
+    const text = clientErrorText(options.defaultError, toLocale(deps.language()))
     const error = new ApiError(options.defaultError, status, text)
     if (!isSilent(options, error)) deps.toast(text)
     return error
@@ -310,6 +355,16 @@ export function buildUrl(base: string, path: string, query?: Record<string, Quer
   }
   const search = params.toString()
   return search ? `${url}${url.includes('?') ? '&' : '?'}${search}` : url
+}
+
+/** `promise`, unless `signal` aborts first (then its reason). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error)
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error)
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+  })
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,4 +1,3 @@
-import { setAntdMobileRender } from './antd-render'
 import { loadClientConfig } from './config'
 import { ensureDeviceId } from './cookies'
 import { initI18n } from './i18n'
@@ -12,7 +11,6 @@ import { applyRootFontSize } from './root-font-size'
 export async function startUp(): Promise<boolean> {
   ensureDeviceId()
   applyRootFontSize()
-  setAntdMobileRender()
   const [config] = await Promise.allSettled([loadClientConfig(), initI18n(), startNativeSession()])
   return config.status === 'fulfilled'
 }

@@ -1,5 +1,5 @@
 import type { Locale } from '@numisma/contracts/errors'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from './i18n'
 
 /** The catalogue locale (grade names, countdown units) of the current UI language. */
 export function useLocale(): Locale {

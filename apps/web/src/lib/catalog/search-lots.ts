@@ -1,7 +1,7 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
 import type { LotCard } from '@numisma/contracts/catalog'
 import { requestPage, type Page, type QueryValue } from '../api-client'
-import type { ErrorCode } from '@numisma/contracts/errors'
+import type { ClientErrorCode } from '@numisma/contracts/errors-client'
 import { nextPageParam } from '../paging'
 import type { SearchParams } from './search-params'
 import { lazySchema } from '../lazy-schema'
@@ -16,7 +16,7 @@ const lotPageSchema = lazySchema(() =>
 export function searchLots(
   params: SearchParams,
   page: number,
-  defaultError: ErrorCode = 'GET_BUYING_FAILED',
+  defaultError: ClientErrorCode = 'GET_BUYING_FAILED',
 ): Promise<Page<LotCard>> {
   return requestPage({
     service: 'search',
@@ -27,7 +27,7 @@ export function searchLots(
   })
 }
 
-export function searchLotsQueryOptions(params: SearchParams, defaultError?: ErrorCode) {
+export function searchLotsQueryOptions(params: SearchParams, defaultError?: ClientErrorCode) {
   return infiniteQueryOptions({
     queryKey: ['search', 'auction', params],
     queryFn: ({ pageParam }) => searchLots(params, pageParam, defaultError),
@@ -36,6 +36,6 @@ export function searchLotsQueryOptions(params: SearchParams, defaultError?: Erro
   })
 }
 
-export function useSearchLots(params: SearchParams, defaultError?: ErrorCode) {
+export function useSearchLots(params: SearchParams, defaultError?: ClientErrorCode) {
   return useInfiniteQuery(searchLotsQueryOptions(params, defaultError))
 }

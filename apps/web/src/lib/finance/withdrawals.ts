@@ -11,7 +11,7 @@ import {
   type Withdrawal,
   type WithdrawalRequest,
 } from '@numisma/contracts/account'
-import { randomUuid } from '@numisma/contracts/signing'
+import { randomUuid } from '@numisma/contracts/signing-headers'
 import { neverSent, request } from '../api-client'
 import { listOf } from '../list-of'
 import { USER_STATISTICS_KEY } from '../orders/query-keys'

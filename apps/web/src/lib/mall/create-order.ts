@@ -10,7 +10,7 @@ import {
   type CreateOrderResult,
 } from '@numisma/contracts/mall'
 import { errorText, type Locale } from '@numisma/contracts/errors'
-import { randomUuid } from '@numisma/contracts/signing'
+import { randomUuid } from '@numisma/contracts/signing-headers'
 import { neverSent, request } from '../api-client'
 import { inBackground } from '../background'
 import { COUPONS_KEY, ORDERS_KEY, USER_STATISTICS_KEY } from '../orders/query-keys'

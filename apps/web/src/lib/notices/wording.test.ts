@@ -1,26 +1,12 @@
 import type { Notice } from '@numisma/contracts/notices'
-import i18next, { type TFunction } from 'i18next'
-import { beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { createTranslator } from '../i18n'
 import { en } from '../locales/en'
 import { zhCN } from '../locales/zh-cn'
 import { noticeWording } from './wording'
 
-let zh: TFunction
-let english: TFunction
-
-beforeAll(async () => {
-  const make = async (lng: string) => {
-    const i18n = i18next.createInstance()
-    await i18n.init({
-      lng,
-      resources: { 'zh-CN': { translation: zhCN }, en: { translation: en } },
-      interpolation: { escapeValue: false },
-    })
-    return i18n.t
-  }
-  zh = await make('zh-CN')
-  english = await make('en')
-})
+const zh = createTranslator(zhCN)
+const english = createTranslator(en)
 
 const buildNotice = (overrides: Partial<Notice> = {}): Notice => ({
   id: 1,

@@ -1,7 +1,7 @@
 import { formatChinaDate } from '@numisma/contracts/dates'
 import { formatFen } from '@numisma/contracts/money'
 import { NOTICE_PARAMS, type Notice } from '@numisma/contracts/notices'
-import type { TFunction } from 'i18next'
+import type { TFunction } from '../i18n'
 
 export interface NoticeWording {
   title: string

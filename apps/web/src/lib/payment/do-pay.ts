@@ -5,14 +5,14 @@ import {
   type QueryClient,
 } from '@tanstack/react-query'
 import { PayResultSchema, type PayRequest, type PayResult } from '@numisma/contracts/payment'
-import type { ErrorCode } from '@numisma/contracts/errors'
+import type { ClientErrorCode } from '@numisma/contracts/errors-client'
 import { request } from '../api-client'
 import { COUPONS_KEY, ORDERS_KEY, USER_STATISTICS_KEY } from '../orders/query-keys'
 import { refreshAfterGuardedCall } from './password-guarded'
 import { PAYMENTS_KEY } from './query-keys'
 
 /** Spec §8: a balance payment fails as 'balance payment failed', any other as 'payment failed'. */
-export function payDefaultError(method: PayRequest['method']): ErrorCode {
+export function payDefaultError(method: PayRequest['method']): ClientErrorCode {
   return method === 'balance' ? 'BALANCE_PAYMENT_FAILED' : 'PAYMENT_FAILED'
 }
 

@@ -2,7 +2,7 @@ import type { LotDetail, MallItemDetail, SpecialDetail } from '@numisma/contract
 import { formatChinaDate } from '@numisma/contracts/dates'
 import { formatFen } from '@numisma/contracts/money'
 import type { ShareInfo } from '@numisma/contracts/share'
-import type { TFunction } from 'i18next'
+import type { TFunction } from '../i18n'
 import { shownPrice } from '../lot-outcome'
 
 /**

@@ -1,6 +1,6 @@
 import type { ShareInfo } from '@numisma/contracts/share'
 import { useEffect, useMemo, useSyncExternalStore } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../i18n'
 import { useLocation } from 'react-router'
 import { defaultShareInfo, toShareInfo, type PageShare } from './share-info'
 

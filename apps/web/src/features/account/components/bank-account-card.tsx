@@ -1,6 +1,6 @@
 import type { CompanyBank } from '@numisma/contracts/account'
 import { RightOutline } from 'antd-mobile-icons'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { Link } from 'react-router'
 import styles from './bank-account-card.module.css'
 

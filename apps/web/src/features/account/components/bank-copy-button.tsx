@@ -1,6 +1,6 @@
 import type { CSSProperties } from 'react'
 import { Button } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { inBackground } from '../../../lib/background'
 import { showSuccess, showToast } from '../../../lib/toast'
 import { copyText } from './bank-copy'

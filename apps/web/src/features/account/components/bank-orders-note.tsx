@@ -1,6 +1,6 @@
 import { formatChinaDate } from '@numisma/contracts/dates'
 import { formatFen } from '@numisma/contracts/money'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { remittanceDeadline } from '../../../lib/finance/remittance-deadline'
 import { useWaitPayStatistics } from '../../../lib/finance/wait-pay-statistics'
 import { usePendingOrders } from '../../../lib/orders/get-pending-orders'

@@ -1,5 +1,5 @@
 import { ImageUploader, type ImageUploadItem } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { receiptDataUrl, ReceiptUnreadable } from '../../../lib/finance/receipt-image'
 import { showToast } from '../../../lib/toast'
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import type { UserCouponRecord } from '@numisma/contracts/mall'
 import { formatChinaDate } from '@numisma/contracts/dates'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { Link } from 'react-router'
 import { couponFigure, couponSummary } from '../../../lib/coupon-summary'
 import styles from './coupon-record.module.css'

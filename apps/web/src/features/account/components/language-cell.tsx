@@ -1,8 +1,7 @@
 import { useState } from 'react'
 import { ActionSheet, List } from 'antd-mobile'
 import { GlobalOutline } from 'antd-mobile-icons'
-import { useTranslation } from 'react-i18next'
-import { changeLanguage } from '../../../lib/i18n'
+import { changeLanguage, useTranslation } from '../../../lib/i18n'
 import { LANGUAGE_NAMES, LANGUAGES, parseLanguage, type Language } from '../../../lib/language'
 
 /**

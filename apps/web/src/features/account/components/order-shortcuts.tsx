@@ -1,7 +1,7 @@
 import { Badge } from 'antd-mobile'
 import { CheckCircleOutline, PayCircleOutline, SendOutline, TruckOutline } from 'antd-mobile-icons'
 import type { UserStatistics } from '@numisma/contracts/user'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { Link } from 'react-router'
 import { Section } from '../../../components/section'
 import styles from './order-shortcuts.module.css'

@@ -3,7 +3,7 @@ import { formatFen } from '@numisma/contracts/money'
 import { List, Radio } from 'antd-mobile'
 import { BankcardOutline, MessageFill, PayCircleOutline } from 'antd-mobile-icons'
 import type { ReactNode } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { Link } from 'react-router'
 import styles from './pay-method-list.module.css'
 

@@ -1,5 +1,5 @@
 import type { Order } from '@numisma/contracts/orders'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { OrderTickRow } from '../../../components/order-tick-row'
 
 /**

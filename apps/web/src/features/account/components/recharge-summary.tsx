@@ -1,7 +1,7 @@
 import { formatFen } from '@numisma/contracts/money'
 import type { UserStatistics } from '@numisma/contracts/user'
 import { ProgressBar } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import styles from './recharge-summary.module.css'
 
 /**

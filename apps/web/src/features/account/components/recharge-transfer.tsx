@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { formatFen } from '@numisma/contracts/money'
 import { Button, Input, Segmented } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { inBackground } from '../../../lib/background'
 import { parseYuan, yuanText } from '../../../lib/finance/amount'
 import styles from './recharge-transfer.module.css'

@@ -7,7 +7,7 @@ import {
   PasscodeInput,
   type PasscodeInputRef,
 } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { ApiError } from '../../../lib/api-client'
 import { useSendPayPasswordCode } from '../../../lib/account/pay-password'
 import { showToast } from '../../../lib/toast'

@@ -1,5 +1,5 @@
 import { BankcardOutline, PayCircleOutline, UploadOutline } from 'antd-mobile-icons'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { Link } from 'react-router'
 import styles from './ucenter-wallet.module.css'
 

@@ -2,7 +2,7 @@ import { Avatar, ProgressBar, Skeleton } from 'antd-mobile'
 import { formatFen } from '@numisma/contracts/money'
 import { maskMobile } from '@numisma/contracts/passport'
 import type { UserStatistics } from '@numisma/contracts/user'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { Link } from 'react-router'
 import styles from './user-card.module.css'
 

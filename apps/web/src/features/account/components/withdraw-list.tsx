@@ -1,7 +1,7 @@
 import type { Withdrawal } from '@numisma/contracts/account'
 import { formatChinaDate } from '@numisma/contracts/dates'
 import { Skeleton, Tag } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { LoadFailed } from '../../../components/load-failed'
 import { Price } from '../../../components/price'
 import { Section } from '../../../components/section'

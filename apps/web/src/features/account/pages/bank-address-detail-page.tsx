@@ -1,7 +1,7 @@
 import type { CompanyBank } from '@numisma/contracts/account'
 import { COOKIE } from '@numisma/contracts/cookies'
 import { Button } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { useNavigate, useSearchParams } from 'react-router'
 import { DetailSkeleton } from '../../../components/detail-skeleton'
 import { EmptyState } from '../../../components/empty-state'

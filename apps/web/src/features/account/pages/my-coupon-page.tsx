@@ -1,6 +1,6 @@
 import { COUPON_HISTORY_STATES } from '@numisma/contracts/mall'
 import { Button, PullToRefresh, Skeleton, Tabs } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { useNavigate, useSearchParams } from 'react-router'
 import { EmptyState } from '../../../components/empty-state'
 import { LoadFailed } from '../../../components/load-failed'

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import type { Remittance } from '@numisma/contracts/account'
 import { Button, Result } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { useNavigate, useSearchParams } from 'react-router'
 import { DetailSkeleton } from '../../../components/detail-skeleton'
 import { EmptyState } from '../../../components/empty-state'

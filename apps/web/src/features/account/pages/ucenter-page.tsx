@@ -10,10 +10,9 @@ import {
   ClockCircleOutline,
 } from 'antd-mobile-icons'
 import type { UserStatistics } from '@numisma/contracts/user'
-import type { TFunction } from 'i18next'
 import type { ReactNode } from 'react'
 import { COOKIE } from '@numisma/contracts/cookies'
-import { useTranslation } from 'react-i18next'
+import { useTranslation, type TFunction } from '../../../lib/i18n'
 import { useNavigate } from 'react-router'
 import { browserCookies } from '../../../lib/cookies'
 import { PageFrame } from '../../../components/page-frame'

@@ -1,6 +1,6 @@
 import type { Address } from '@numisma/contracts/address'
 import { Checkbox, Tag } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import styles from './address-card.module.css'
 
 export interface AddressCardProps {

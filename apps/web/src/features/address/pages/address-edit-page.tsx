@@ -20,7 +20,7 @@ import {
   type CascadePickerOption,
   type PickerRef,
 } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { useNavigate, useSearchParams } from 'react-router'
 import { EmptyState } from '../../../components/empty-state'
 import { LoadFailed } from '../../../components/load-failed'

@@ -1,6 +1,6 @@
 import { ADDRESS_LIMIT, type Address } from '@numisma/contracts/address'
 import { Button, Dialog } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { useNavigate, useSearchParams } from 'react-router'
 import { PageLoading } from '../../../components/page-loading'
 import { EmptyState } from '../../../components/empty-state'

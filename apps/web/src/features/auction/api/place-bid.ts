@@ -5,7 +5,7 @@ import {
   type QueryClient,
 } from '@tanstack/react-query'
 import type { BidRequest, BidResult } from '@numisma/contracts/bidding'
-import { randomUuid } from '@numisma/contracts/signing'
+import { randomUuid } from '@numisma/contracts/signing-headers'
 import { neverSent, request } from '../../../lib/api-client'
 import { getBidHistoryQueryOptions } from './get-bid-history'
 import { getLotQueryOptions } from './get-lot'

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
 import { formatFen } from '@numisma/contracts/money'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { useLocation } from 'react-router'
 import { inBackground } from '../../../lib/background'
 import { useChatNews } from '../../../lib/chat/unread'

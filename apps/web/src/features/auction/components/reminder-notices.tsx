@@ -1,5 +1,5 @@
 import { NoticeBar } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { Link } from 'react-router'
 import type { LotNotice } from './reminder-list'
 import styles from './reminder-notices.module.css'

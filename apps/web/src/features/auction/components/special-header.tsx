@@ -1,6 +1,6 @@
 import type { SpecialDetail } from '@numisma/contracts/catalog'
 import { formatChinaDate } from '@numisma/contracts/dates'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { Countdown } from '../../../components/countdown'
 import { SpecialStatusTag } from '../../../components/special-status-tag'
 import styles from './special-header.module.css'

@@ -1,5 +1,5 @@
 import { HeartFill, HeartOutline } from 'antd-mobile-icons'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { useLocation } from 'react-router'
 import { readSession } from '../../../lib/cookies'
 import { startSignIn } from '../../../lib/in-app/sign-in'

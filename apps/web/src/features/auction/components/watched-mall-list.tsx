@@ -1,6 +1,6 @@
 import type { WatchedMallItem } from '@numisma/contracts/mall'
 import { Button, PullToRefresh, SwipeAction } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { Link, useNavigate } from 'react-router'
 import { EmptyState } from '../../../components/empty-state'
 import { GradeBadge } from '../../../components/grade-badge'

@@ -1,6 +1,6 @@
 import { TRADE_STATES, type Trade, type TradeState } from '@numisma/contracts/bidding'
 import { PullToRefresh, Tabs, Tag } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { useSearchParams } from 'react-router'
 import { EmptyState } from '../../../components/empty-state'
 import { LoadFailed } from '../../../components/load-failed'

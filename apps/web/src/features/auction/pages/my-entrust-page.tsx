@@ -2,7 +2,7 @@ import { ENTRUST_STATES, type Entrust, type EntrustState } from '@numisma/contra
 import { formatChinaDate } from '@numisma/contracts/dates'
 import { formatFen } from '@numisma/contracts/money'
 import { Button, Dialog, PullToRefresh, Tabs } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { useSearchParams } from 'react-router'
 import { EmptyState } from '../../../components/empty-state'
 import { LoadFailed } from '../../../components/load-failed'

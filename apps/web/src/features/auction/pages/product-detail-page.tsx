@@ -1,5 +1,5 @@
 import { PullToRefresh } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { useSearchParams } from 'react-router'
 import { ChatEntryButton } from '../../../components/chat-entry-button'
 import { DetailSkeleton } from '../../../components/detail-skeleton'

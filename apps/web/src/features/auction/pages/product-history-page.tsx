@@ -1,7 +1,7 @@
 import type { BidRecord } from '@numisma/contracts/bidding'
 import { formatChinaDate } from '@numisma/contracts/dates'
 import { PullToRefresh, Skeleton, Tag } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { useSearchParams } from 'react-router'
 import { EmptyState } from '../../../components/empty-state'
 import { InfiniteListEnd } from '../../../components/infinite-list-end'

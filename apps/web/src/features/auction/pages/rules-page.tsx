@@ -1,7 +1,7 @@
 import type { PriceStepRow } from '@numisma/contracts/bidding'
 import { formatFen } from '@numisma/contracts/money'
 import { Skeleton } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { PageFrame } from '../../../components/page-frame'
 import { usePriceSteps } from '../api/get-price-steps'
 import styles from './rules-page.module.css'

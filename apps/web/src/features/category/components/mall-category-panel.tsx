@@ -1,5 +1,5 @@
 import type { MallCategoryNode } from '@numisma/contracts/catalog'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { Link } from 'react-router'
 import { EmptyState } from '../../../components/empty-state'
 import { firstChar } from '../../../lib/category-mark'

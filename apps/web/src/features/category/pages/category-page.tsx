@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import type { MallCategoryNode } from '@numisma/contracts/catalog'
 import { SideBar, Skeleton } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { BannerSwiper } from '../../../components/banner-swiper'
 import { CategoryGrid } from '../../../components/category-grid'
 import { EmptyState } from '../../../components/empty-state'

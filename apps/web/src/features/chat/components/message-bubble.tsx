@@ -1,7 +1,7 @@
 import type { ChatCard, ChatMessage } from '@numisma/contracts/chat'
 import { ImageViewer } from 'antd-mobile'
 import { CloseCircleFill } from 'antd-mobile-icons'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { ChatCardView } from '../../../components/chat-card-view'
 import { ChatRow, ChatTextBubble } from '../../../components/chat-row'
 import { chatImageSrc } from '../../../lib/chat/image'

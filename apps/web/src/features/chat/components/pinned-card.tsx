@@ -1,7 +1,7 @@
 import type { ChatCard } from '@numisma/contracts/chat'
 import { Button } from 'antd-mobile'
 import { CloseOutline } from 'antd-mobile-icons'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { ChatCardView } from '../../../components/chat-card-view'
 import styles from './pinned-card.module.css'
 

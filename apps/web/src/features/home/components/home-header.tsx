@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { SearchBar } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { useNavigate } from 'react-router'
 import { BrandLogo } from '../../../components/brand-logo'
 import styles from './home-header.module.css'

@@ -1,12 +1,12 @@
 import { lazy, startTransition, Suspense, useRef, useState } from 'react'
-import { NoticeBar } from 'antd-mobile'
 import { useQueryClient } from '@tanstack/react-query'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { Link } from 'react-router'
 import { BannerSwiper } from '../../../components/banner-swiper'
 import { CategoryGrid } from '../../../components/category-grid'
 import { EmptyState } from '../../../components/empty-state'
 import { LoadFailed } from '../../../components/load-failed'
+import { NoticeBarLater } from '../../../components/notice-bar-later'
 import { PageFrame } from '../../../components/page-frame'
 import { PullToRefreshLater } from '../../../components/pull-to-refresh-later'
 import { Section } from '../../../components/section'
@@ -48,7 +48,7 @@ export function HomePage() {
       <PullToRefreshLater onRefresh={refresh}>
         <BannerSwiper banners={banners.isError ? [] : banners.data} className="home-banners" />
         <Link to="/rules" className={styles.notice}>
-          <NoticeBar content={t('rules.intro')} color="alert" extra={t('home.rules')} />
+          <NoticeBarLater content={t('rules.intro')} extra={t('home.rules')} />
         </Link>
         <CategoryGrid categories={categories.isError ? [] : categories.data} />
         <Section title={t('home.specials')}>

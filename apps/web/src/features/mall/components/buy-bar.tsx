@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import type { MallItemDetail } from '@numisma/contracts/catalog'
 import { formatFen } from '@numisma/contracts/money'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { useNavigate } from 'react-router'
 import { ActionBarButton } from '../../../components/action-bar-button'
 import { CouponSelect } from '../../../components/coupon-select'

@@ -3,7 +3,7 @@ import type { MallItemDetail } from '@numisma/contracts/catalog'
 import { gradeName, hasGrade } from '@numisma/contracts/grades'
 import { Tag } from 'antd-mobile'
 import { RightOutline } from 'antd-mobile-icons'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { Link } from 'react-router'
 import { GradeBadge } from '../../../components/grade-badge'
 import {

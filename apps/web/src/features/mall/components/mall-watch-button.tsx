@@ -1,6 +1,6 @@
 import type { MallItemDetail } from '@numisma/contracts/catalog'
 import { HeartFill, HeartOutline } from 'antd-mobile-icons'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { useLocation } from 'react-router'
 import { readSession } from '../../../lib/cookies'
 import { startSignIn } from '../../../lib/in-app/sign-in'

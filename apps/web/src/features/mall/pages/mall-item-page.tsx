@@ -1,5 +1,5 @@
 import { PullToRefresh } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { ChatEntryButton } from '../../../components/chat-entry-button'
 import { DetailSkeleton } from '../../../components/detail-skeleton'
 import { EmptyState } from '../../../components/empty-state'

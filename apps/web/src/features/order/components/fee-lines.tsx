@@ -1,5 +1,5 @@
 import { Price } from '../../../components/price'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import styles from './fee-lines.module.css'
 
 /**

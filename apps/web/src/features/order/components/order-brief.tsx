@@ -1,5 +1,5 @@
 import type { Order, OrderItem } from '@numisma/contracts/orders'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { ItemImage } from '../../../components/item-image'
 import { Price } from '../../../components/price'
 import styles from './order-brief.module.css'

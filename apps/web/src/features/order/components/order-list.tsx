@@ -1,6 +1,6 @@
 import { Button, PullToRefresh, Skeleton, Tabs } from 'antd-mobile'
 import { useKeepAliveContext } from 'keepalive-for-react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { useNavigate, useSearchParams } from 'react-router'
 import { EmptyState } from '../../../components/empty-state'
 import { inBackground } from '../../../lib/background'

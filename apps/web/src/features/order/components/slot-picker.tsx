@@ -1,6 +1,6 @@
 import type { PickupDay, PickupSlot } from '@numisma/contracts/delivery'
 import { Selector } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { daysWithPlaces } from './delivery-choice'
 import styles from './slot-picker.module.css'
 

@@ -1,6 +1,6 @@
 import type { PickupSlot } from '@numisma/contracts/delivery'
 import { Button, NoticeBar } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { useLocation, useNavigate, useSearchParams } from 'react-router'
 import { EmptyState } from '../../../components/empty-state'
 import { LoadFailed } from '../../../components/load-failed'

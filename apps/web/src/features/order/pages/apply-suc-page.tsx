@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 import type { Booking } from '@numisma/contracts/delivery'
 import { Button, Result } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { useNavigate, useSearchParams } from 'react-router'
 import { PageActions } from '../../../components/page-actions'
 import { PageFrame } from '../../../components/page-frame'

@@ -1,7 +1,7 @@
 import type { Booking } from '@numisma/contracts/delivery'
 import { Button, Dialog, PullToRefresh, Skeleton } from 'antd-mobile'
 import { useKeepAliveContext } from 'keepalive-for-react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { useNavigate } from 'react-router'
 import { EmptyState } from '../../../components/empty-state'
 import { InfiniteListEnd } from '../../../components/infinite-list-end'

@@ -1,5 +1,5 @@
 import { Button, PullToRefresh, Skeleton } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { useNavigate, useSearchParams } from 'react-router'
 import { EmptyState } from '../../../components/empty-state'
 import { InfiniteListEnd } from '../../../components/infinite-list-end'

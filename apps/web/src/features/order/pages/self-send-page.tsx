@@ -1,6 +1,6 @@
 import type { Shipment } from '@numisma/contracts/delivery'
 import { Button, Dialog, PullToRefresh, Skeleton } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { useNavigate } from 'react-router'
 import { EmptyState } from '../../../components/empty-state'
 import { InfiniteListEnd } from '../../../components/infinite-list-end'

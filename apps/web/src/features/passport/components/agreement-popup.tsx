@@ -1,5 +1,5 @@
 import { Button, Popup } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import styles from './agreement-popup.module.css'
 
 export interface AgreementPopupProps {

@@ -3,13 +3,15 @@ import { request } from '../../../lib/api-client'
 
 /**
  * Exchanges the platform's code (once: the server refuses a second exchange). A linked open id
- * comes back signed in, the login cookies set. The page shows a refusal itself, so no toast.
+ * comes back signed in, the login cookies set. The page shows a refusal itself, so no toast. The
+ * server's refusals (WX_UNAVAILABLE among them) bring their own text; a call that never got an
+ * answer from it says so ('request failed'), not that the platform is unavailable.
  */
 export function getWxOpenId(code: string): Promise<WxOpenIdResult> {
   return request<WxOpenIdResult>({
     method: 'GET',
     path: `/h5/auth/getWxOpenId/${encodeURIComponent(code)}`,
-    defaultError: 'WX_UNAVAILABLE',
+    defaultError: 'REQUEST_FAILED',
     schema: WxOpenIdResultSchema,
     silent: true,
   })

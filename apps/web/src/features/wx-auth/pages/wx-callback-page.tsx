@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { Button, DotLoading } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { EmptyState } from '../../../components/empty-state'
 import { PageFrame } from '../../../components/page-frame'
 import { ApiError } from '../../../lib/api-client'
