@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { FIRST_SCREEN_REUSE_MS } from '@numisma/contracts/client-config'
 import {
   buildSpecial,
   createMallItem,
@@ -18,6 +19,9 @@ import {
  * render would show skeletons and a second, blocking render the data — on a slow phone the longest
  * task of the load, and a later largest paint.
  */
+
+/** The lot query's stale time (apps/web/src/features/auction/api/get-lot.ts). */
+const LOT_STALE_MS = 5_000
 
 let browser: Browser
 /** Closed after each test, passed or failed. */
@@ -39,7 +43,13 @@ afterAll(() => browser.close())
 async function openWatched(
   url: string,
   marker: string,
-): Promise<{ page: Page; skeletonsBefore: () => Promise<number>; calls: string[] }> {
+): Promise<{
+  page: Page
+  skeletonsBefore: () => Promise<number>
+  /** When the app's render showed `marker`, in ms since navigation started. */
+  shownAt: () => Promise<number>
+  calls: string[]
+}> {
   const context = await phoneContext(browser)
   const page = await context.newPage()
   const calls: string[] = []
@@ -51,7 +61,10 @@ async function openWatched(
   await page.addInitScript(`(() => {
     window.__skeletonsBefore = 0
     const observer = new MutationObserver(() => {
-      if (document.querySelector(${JSON.stringify(`#root ${marker}`)})) return observer.disconnect()
+      if (document.querySelector(${JSON.stringify(`#root ${marker}`)})) {
+        window.__shownAt = performance.now()
+        return observer.disconnect()
+      }
       window.__skeletonsBefore += document.querySelectorAll('#root .adm-skeleton').length
     })
     observer.observe(document, { childList: true, subtree: true })
@@ -62,6 +75,7 @@ async function openWatched(
     page,
     calls,
     skeletonsBefore: () => page.evaluate<number>('window.__skeletonsBefore'),
+    shownAt: () => page.evaluate<number>('window.__shownAt'),
   }
 }
 
@@ -92,7 +106,12 @@ describe('first screen', () => {
 
     const lot = await openWatched(`/productDetail?id=${lots[0]!.id}`, '[data-testid=price-band]')
     expect(await lot.skeletonsBefore()).toBe(0)
-    expect(lot.calls).not.toContain(`/auction/${lots[0]!.id}`)
+    // A lot's price counts as fresh for 5 s from when the server may have made its answer, the
+    // reuse window before the page's request (FIRST_SCREEN_REUSE_MS): an app that took over later
+    // than that asks again, as it should. On a loaded machine it may take over later.
+    if ((await lot.shownAt()) < LOT_STALE_MS - FIRST_SCREEN_REUSE_MS) {
+      expect(lot.calls).not.toContain(`/auction/${lots[0]!.id}`)
+    }
 
     const item = await openWatched(`/productDetail?productNo=${productNo}`, '[data-testid=buy-bar]')
     expect(await item.skeletonsBefore()).toBe(0)
@@ -218,7 +237,7 @@ describe('first screen rendered by the server (ADR 026 §9)', () => {
       .toBe(300)
   })
 
-  it("a special's long list goes in as its first cards, then the rest in steps; a scrolled one at once", async () => {
+  it("a special's long list goes in as its first cards, the rest as the reader nears its end; a scrolled one at once", async () => {
     const staff = await staffSession()
     const { specialId } = await createSpecialWithLots(
       staff,
@@ -228,7 +247,8 @@ describe('first screen rendered by the server (ADR 026 §9)', () => {
     const url = `/specialDetail?id=${specialId}`
     const cards = '#root [data-testid=special-lots] [data-testid=lot-card]'
 
-    // Unscrolled: the app's first commit has the first 8 cards (FIRST_STEP), the next ones follow.
+    // Unscrolled: the app's first commit has the first 8 cards (FIRST_STEP); the next ones come
+    // as the list's end nears the screen, not while the page loads.
     const context = await phoneContext(browser)
     opened.push(context)
     const page = await context.newPage()
@@ -240,7 +260,20 @@ describe('first screen rendered by the server (ADR 026 §9)', () => {
       }).observe(document, { childList: true, subtree: true })
     })()`)
     await page.goto(url)
-    await expect.poll(() => page.locator(cards).count()).toBe(20)
+    await page.locator(cards).first().waitFor()
+    await page.waitForLoadState('networkidle')
+    await page.waitForTimeout(500)
+    expect(await page.evaluate<number[]>('window.__counts')).toEqual([8])
+    const body = '#root [data-testid=page-body]'
+    await expect
+      .poll(async () => {
+        await page.evaluate((selector) => {
+          const el = document.querySelector(selector)!
+          el.scrollTop = el.scrollHeight
+        }, body)
+        return page.locator(cards).count()
+      })
+      .toBe(20)
     const counts = await page.evaluate<number[]>('window.__counts')
     expect(counts[0]).toBe(8)
     expect(counts.at(-1)).toBe(20)
@@ -249,8 +282,12 @@ describe('first screen rendered by the server (ADR 026 §9)', () => {
     const held = await openWithTheAppHeld(url)
     const first = '#first-screen [data-testid=page-body]'
     await held.page.locator(first).waitFor()
+    // The server's first screen is the first screen: the first 8 cards (FIRST_STEP).
+    await expect(
+      held.page.locator('#first-screen [data-testid=special-lots] [data-testid=lot-card]').count(),
+    ).resolves.toBe(8)
     await held.page.evaluate((selector) => {
-      document.querySelector(selector)!.scrollTop = 1500
+      document.querySelector(selector)!.scrollTop = 600
     }, first)
     await held.page.evaluate((selector) => {
       const counts: number[] = []
@@ -268,7 +305,7 @@ describe('first screen rendered by the server (ADR 026 §9)', () => {
           () => document.querySelector('#root [data-testid=page-body]')!.scrollTop,
         ),
       )
-      .toBe(1500)
+      .toBe(600)
     expect(await held.page.evaluate<number[]>('window.__counts')).toEqual([20])
   })
 

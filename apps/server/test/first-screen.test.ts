@@ -3,7 +3,11 @@ import os from 'node:os'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { FIRST_SCREEN_GLOBAL, FIRST_SCREEN_SCRIPTS } from '@numisma/contracts/client-config'
+import {
+  FIRST_SCREEN_GLOBAL,
+  FIRST_SCREEN_SCRIPTS,
+  PAGE_CLOCK_TIMING,
+} from '@numisma/contracts/client-config'
 import { COOKIE } from '@numisma/contracts/cookies'
 import { CatalogRepository } from '../src/modules/catalog/repository'
 import { FIRST_SCREEN_CACHE_MS } from '../src/platform/first-screen'
@@ -130,7 +134,8 @@ describe.each(databases)('first screen without an API round trip (issue 13) on $
     for (const p of ['/mall/advertis/0', '/meta/@category', '/special/V1']) {
       expect(first[`/svc/main${p}`], p).toEqual(await api(p))
     }
-    // Never the server time: countdowns measure its offset over their own round trip.
+    // Never the server time in the body: countdowns measure its offset over a round trip, the
+    // page's own (its Server-Timing, ADR 026 §14) or a call's.
     expect(res.body).not.toContain('/pub/@time')
     const banners = first['/svc/main/mall/advertis/0']!.data as { image: string }[]
     expect(banners.length).toBeGreaterThan(0)
@@ -239,6 +244,19 @@ describe.each(databases)('first screen without an API round trip (issue 13) on $
       ).toString()
       expect(inlined(html)).toBeDefined()
     }
+  })
+
+  it("every shop page names the server's clock as it leaves, the clock /pub/@time reads (ADR 026 §14)", async () => {
+    const { data } = (await api('/pub/@time')) as { data: { timestamp: number } }
+    const { timestamp } = data
+    expect(timestamp).toBe(shop.t.clock.now())
+    shop.t.clock.advance(1_234)
+    for (const url of ['/', '/specialDetail?id=1', '/ucenter']) {
+      const timing = String((await page(url)).headers['server-timing'])
+      expect(timing.split(/,\s*/)).toContain(`${PAGE_CLOCK_TIMING};desc=${timestamp + 1_234}`)
+    }
+    // The sign-in app and the console have no countdowns.
+    expect((await page('/passport')).headers['server-timing']).toBeUndefined()
   })
 
   it('escapes < in the inlined bodies', async () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { IdParamSchema } from './api'
+import { LotStatusSchema } from './lot-status'
 
 /**
  * Shapes of the browsing calls (spec §7 "Home and info", item detail, search). Times are ISO-8601
@@ -42,8 +43,7 @@ export const BannerSchema = z.object({
 })
 export type Banner = z.infer<typeof BannerSchema>
 
-export const LotStatusSchema = z.enum(['preview', 'live', 'sold', 'unsold'])
-export type LotStatus = z.infer<typeof LotStatusSchema>
+export { LotStatusSchema, type LotStatus } from './lot-status'
 
 export const SpecialStatusSchema = z.enum(['preview', 'live', 'ended'])
 

@@ -35,3 +35,9 @@ export const FIRST_SCREEN_REUSE_MS = 3_000
  * first paint (issue 13, ADR 026 §9).
  */
 export const FIRST_SCREEN_SCRIPTS = '__NUMISMA_SCRIPTS__'
+/**
+ * The shop's pages name the server's clock in their `Server-Timing` header as they are sent
+ * (`clock;desc=<epoch ms>`): the app's first clock offset is timed over the page's own request, so
+ * a landing page makes no call for the time before its first countdown (ADR 026 §14).
+ */
+export const PAGE_CLOCK_TIMING = 'clock'

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { IdSchema } from './api'
-import { LotStatusSchema } from './catalog'
+import { LotStatusSchema } from './lot-status'
 
 // The socket's timings and close codes are zod-free, for the web app's first load (issue 13); the
 // server and the schemas below still name them from here.

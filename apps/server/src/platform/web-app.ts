@@ -2,7 +2,11 @@ import fs from 'node:fs'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import fastifyStatic from '@fastify/static'
-import { CLIENT_CONFIG_GLOBAL, type ClientConfig } from '@numisma/contracts/client-config'
+import {
+  CLIENT_CONFIG_GLOBAL,
+  type ClientConfig,
+  PAGE_CLOCK_TIMING,
+} from '@numisma/contracts/client-config'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { COMPRESSION_THRESHOLD } from './compression'
 import { APP, dataBlock, firstScreen, loadRenderer, routeLinks } from './first-screen'
@@ -119,7 +123,11 @@ export async function serveWebApp(
   const passport = compressed(renderHtml(path.join(distDir, 'passport.html'), config) ?? NOT_BUILT)
   const admin = compressed(renderHtml(path.join(distDir, 'admin.html'), config) ?? NOT_BUILT)
 
-  const sendHtml = (reply: FastifyReply, page: Page) => {
+  const now = options.now ?? Date.now
+  // The shop's pages carry the server's clock as they leave (ADR 026 §14).
+  const clock = () => `${PAGE_CLOCK_TIMING};desc=${now()}`
+  const sendHtml = (reply: FastifyReply, page: Page, timing?: string) => {
+    if (timing) reply.header('server-timing', timing)
     reply
       .header('cache-control', 'no-cache')
       .header('vary', 'accept-encoding')
@@ -137,13 +145,11 @@ export async function serveWebApp(
     app.log.warn({ distDir }, 'index.html has no <!--/root--> marker: no first screens rendered')
     renderer = undefined
   }
-  const first = built
-    ? firstScreen(app, config, links, options.now ?? Date.now, renderer)
-    : undefined
+  const first = built ? firstScreen(app, config, links, now, renderer) : undefined
   const sendIndex = async (reply: FastifyReply): Promise<FastifyReply> => {
     const started = process.hrtime.bigint()
     const page = await first?.page(reply.request)
-    if (!page) return sendHtml(reply, index)
+    if (!page) return sendHtml(reply, index, clock())
     const html =
       page.root === undefined
         ? beforeHeadEnd(index.html, page.head)
@@ -154,7 +160,7 @@ export async function serveWebApp(
     reply
       .header('cache-control', 'no-cache')
       .header('vary', 'accept-encoding')
-      .header('server-timing', `first-screen;dur=${ms.toFixed(1)}`)
+      .header('server-timing', `first-screen;dur=${ms.toFixed(1)}, ${clock()}`)
       .type('text/html; charset=utf-8')
     return body && encoding
       ? reply.header('content-encoding', encoding).send(body)

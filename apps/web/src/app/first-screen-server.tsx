@@ -3,8 +3,6 @@ import { renderToString } from 'react-dom/server'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { ConfigProvider } from 'antd-mobile'
 import zhCN from 'antd-mobile/es/locales/zh-CN'
-import i18next from 'i18next'
-import { initReactI18next } from 'react-i18next'
 import { StaticRouter } from 'react-router'
 import type { ClientConfig } from '@numisma/contracts/client-config'
 import { osInfoHeader } from '@numisma/contracts/signing'
@@ -13,10 +11,10 @@ import { ROUTES } from './routes'
 import { PageMetaContext } from '../components/page-meta-context'
 import { SpecialDetailPage } from '../features/auction/pages/special-detail-page'
 import { HomePage } from '../features/home/pages/home-page'
-import { inBackground } from '../lib/background'
 import { createApiClient, REQUEST_TIMEOUT_MS, renderingWith } from '../lib/api-client'
 import { setClientConfig } from '../lib/config'
 import { memoryCookies } from '../lib/cookies'
+import { createTranslation, TranslationContext } from '../lib/i18n'
 import { DEFAULT_LANGUAGE } from '../lib/language'
 import { zhCN as texts } from '../lib/locales/zh-cn'
 
@@ -26,26 +24,11 @@ const PAGES: Record<string, () => ReactNode> = {
   '/productDetail': () => <ProductDetailRoute />,
 }
 
-let ready = false
-
-function startUp(config: ClientConfig): void {
-  setClientConfig(config)
-  if (ready) return
-  // Chinese only: a reader who chose English gets the page the client renders (web-app.ts).
-  // Synchronous (initAsync: false, resources inline): ready for the render that follows.
-  inBackground(
-    i18next.use(initReactI18next).init({
-      lng: DEFAULT_LANGUAGE,
-      fallbackLng: DEFAULT_LANGUAGE,
-      supportedLngs: ['zh-CN', 'en'],
-      resources: { 'zh-CN': { translation: texts } },
-      interpolation: { escapeValue: false },
-      returnObjects: true,
-      initAsync: false,
-    }),
-  )
-  ready = true
-}
+/**
+ * Chinese only: a reader who chose English gets the page the client renders (web-app.ts). Given
+ * to the render by context, not set in module state, so no request's language reaches another's.
+ */
+const translation = createTranslation(DEFAULT_LANGUAGE, texts)
 
 export interface FirstScreenInput {
   /** The page's path and query, as the browser asked for it. */
@@ -67,7 +50,7 @@ export function renderFirstScreen(input: FirstScreenInput): string | undefined {
   const page = PAGES[pathname]
   const meta = ROUTES.find((route) => route.path === pathname)
   if (!page || !meta) return undefined
-  startUp(input.config)
+  setClientConfig(input.config)
   const api = createApiClient({
     fetch: () => Promise.reject(new Error('no network while rendering on the server')),
     cookies: memoryCookies(),
@@ -94,7 +77,9 @@ export function renderFirstScreen(input: FirstScreenInput): string | undefined {
                 data-cache-key={cacheKey}
                 style={{ height: '100%' }}
               >
-                <PageMetaContext value={meta}>{page()}</PageMetaContext>
+                <TranslationContext value={translation}>
+                  <PageMetaContext value={meta}>{page()}</PageMetaContext>
+                </TranslationContext>
               </div>
             </div>
           </StaticRouter>

@@ -17,7 +17,8 @@ import './global.css'
  */
 export async function mount(app: ReactNode, page?: Promise<unknown>): Promise<void> {
   const [ok, pageLoaded] = await Promise.all([
-    startUp(),
+    // In a task of its own, after the one that asked for the page's chunk (issue 13).
+    nextTask().then(startUp),
     page?.then(
       () => true,
       () => false,

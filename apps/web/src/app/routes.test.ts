@@ -59,6 +59,15 @@ describe('ROUTES', () => {
     expect(matchRoute('/address/list/', false).path).toBe('/address/list')
   })
 
+  it('remembers its answers per environment, and many made-up paths change none', () => {
+    expect(matchRoute('/task', true).path).toBe('/task')
+    expect(matchRoute('/task', false).path).toBe('*')
+    for (let i = 0; i < 450; i++) expect(matchRoute(`/made-up/${i}`, i % 2 === 0).path).toBe('*')
+    expect(matchRoute('/task', true).path).toBe('/task')
+    expect(matchRoute('/task', false).path).toBe('*')
+    expect(matchRoute('/myBuy//', false)).toBe(matchRoute('/mybuy', false))
+  })
+
   it('builds keep-alive cache key patterns', () => {
     const patterns = keepAlivePatterns(ROUTES)
     const kept = (key: string) => patterns.some((p) => p.test(key))

@@ -105,6 +105,13 @@ export function visibleRoutes(debugTools: boolean): RouteMeta[] {
 
 /** The route objects react-router matches, each with its meta as its handle, per environment. */
 const MATCHABLE = new Map<boolean, RouteObject[]>()
+/**
+ * Pathnames matched before, per environment: `matchRoutes` flattens and ranks every route on each
+ * call, a slow phone's milliseconds at start-up (issue 13), and the shell asks on every render.
+ */
+const MATCHED = new Map<boolean, Map<string, RouteMeta>>()
+/** Pathnames remembered per environment; made-up ones beyond it start the memory afresh. */
+const MATCHED_MAX = 200
 
 /**
  * The route a pathname lands on, matched by react-router's own `matchRoutes` — as `<Routes>`
@@ -112,6 +119,21 @@ const MATCHABLE = new Map<boolean, RouteObject[]>()
  * shell's guard and title always belong to the page shown; unknown paths give the not-found route.
  */
 export function matchRoute(pathname: string, debugTools: boolean): RouteMeta {
+  let matched = MATCHED.get(debugTools)
+  if (!matched) {
+    matched = new Map()
+    MATCHED.set(debugTools, matched)
+  }
+  let meta = matched.get(pathname)
+  if (!meta) {
+    meta = matchRouteAfresh(pathname, debugTools)
+    if (matched.size >= MATCHED_MAX) matched.clear()
+    matched.set(pathname, meta)
+  }
+  return meta
+}
+
+function matchRouteAfresh(pathname: string, debugTools: boolean): RouteMeta {
   let routes = MATCHABLE.get(debugTools)
   if (!routes) {
     routes = visibleRoutes(debugTools).map((meta) => ({ path: meta.path, handle: meta }))

@@ -1,5 +1,5 @@
 import { useKeepAliveContext } from 'keepalive-for-react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../lib/i18n'
 import {
   countdownPhase,
   countdownRemaining,
@@ -23,8 +23,9 @@ export interface CountdownProps extends Timed {
 }
 
 /**
- * 距开拍 / 距结束 hh:mm:ss from server time (GET /pub/@time with an offset correction). Until the
- * server's time is known it shows dashes rather than trusting the phone's clock.
+ * 距开拍 / 距结束 hh:mm:ss from server time (an offset measured over the page's own request, then
+ * GET /pub/@time; lib/server-clock.ts). Until the server's time is known it shows dashes rather
+ * than trusting the phone's clock.
  */
 export function Countdown({
   startsAt,

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react'
 import { ImageViewer, Swiper, type SwiperRef } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../lib/i18n'
 import styles from './photo-gallery.module.css'
 
 /** Which photo the zoom viewer opened on, and which opening it is (the viewer's key). */
@@ -39,16 +39,20 @@ export function PhotoGallery({ images, title }: { images: readonly string[]; tit
         {index + 1}/{images.length}
       </span>
       {/* ImageViewer.Multi reads defaultIndex only when it mounts: a new key for each opening
-          starts it on the tapped photo. Closing keeps the key, so the viewer still fades out. */}
-      <ImageViewer.Multi
-        key={viewing.opening}
-        images={[...images]}
-        visible={viewing.visible}
-        defaultIndex={viewing.start}
-        onIndexChange={(i) => swiper.current?.swipeTo(i)}
-        onClose={() => setViewing((v) => ({ ...v, visible: false }))}
-        classNames={{ mask: styles.viewer }}
-      />
+          starts it on the tapped photo. Closing keeps the key, so the viewer still fades out.
+          Not before the first opening: closed, it still renders its mask's animation hooks, in the
+          item page's first render (issue 13). */}
+      {viewing.opening > 0 && (
+        <ImageViewer.Multi
+          key={viewing.opening}
+          images={[...images]}
+          visible={viewing.visible}
+          defaultIndex={viewing.start}
+          onIndexChange={(i) => swiper.current?.swipeTo(i)}
+          onClose={() => setViewing((v) => ({ ...v, visible: false }))}
+          classNames={{ mask: styles.viewer }}
+        />
+      )}
     </div>
   )
 }

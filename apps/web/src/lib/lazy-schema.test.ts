@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
-import { isLazySchema, lazySchema, loadSchema } from './lazy-schema'
+import { isLazySchema, lazySchema, loadSchema, type Schema } from './lazy-schema'
+import { sharedLoad } from './shared-load'
 
 const NUMBER = {
   parse(value: unknown): number {
@@ -29,6 +30,31 @@ describe('lazySchema', () => {
     await expect(schema.load()).rejects.toThrow('offline')
     await expect(schema.load()).resolves.toBe(NUMBER)
     expect(load).toHaveBeenCalledTimes(2)
+  })
+
+  it('loads what every schema builds on first, once for all of them; a failed one again', async () => {
+    const order: string[] = []
+    const base = vi
+      .fn(() => Promise.resolve(order.push('base')).then(() => undefined))
+      .mockRejectedValueOnce(new Error('offline'))
+    const shared = sharedLoad(base)
+    const first = lazySchema(() => Promise.resolve(order.push('first')).then(() => NUMBER), shared)
+    const second = lazySchema(
+      () => Promise.resolve(order.push('second')).then(() => NUMBER),
+      shared,
+    )
+    await expect(first.load()).rejects.toThrow('offline')
+    await expect(first.load()).resolves.toBe(NUMBER)
+    await expect(second.load()).resolves.toBe(NUMBER)
+    expect(order).toEqual(['base', 'first', 'second'])
+    expect(base).toHaveBeenCalledTimes(2)
+  })
+
+  it('the shop builds on zod and the contracts’ shared schemas', async () => {
+    const schema = lazySchema(() =>
+      import('@numisma/contracts/api').then((m) => m.IdSchema as Schema<number>),
+    )
+    await expect(schema.load().then((s) => s.parse(7))).resolves.toBe(7)
   })
 
   it('is told apart from a schema, and loadSchema gives either as a schema', async () => {

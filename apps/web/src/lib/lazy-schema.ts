@@ -1,3 +1,6 @@
+import { nextTask } from './first-screen-paint'
+import { sharedLoad } from './shared-load'
+
 /** What checks and types an answer: the value, or a throw when it does not pass. */
 export interface Schema<T> {
   parse(value: unknown): T
@@ -14,21 +17,27 @@ export interface LazySchema<T> {
 }
 
 /**
+ * What every contracts module builds on — zod and the contracts' shared schemas — evaluated in a
+ * task of its own before the module a lazy schema names. Evaluated with it in one go (a module's
+ * imports are evaluated in the same task), building the schemas was one task of 30–45 ms on a
+ * 2-core server, four times that on the phone Lighthouse models (issue 13).
+ */
+export const loadSchemaBase = sharedLoad(async () => {
+  // Not import('zod') on its own: the build then puts zod in a chunk of the first load.
+  await import('@numisma/contracts/api')
+  await nextTask()
+})
+
+/**
  * A schema from a dynamic import, e.g.
  * `lazySchema(() => import('@numisma/contracts/catalog').then((m) => listOf(m.BannerSchema)))`.
  * Made once per module (a constant beside the call), so every call shares one load.
  */
-export function lazySchema<T>(load: () => Promise<Schema<T>>): LazySchema<T> {
-  let loading: Promise<Schema<T>> | undefined
-  return {
-    load() {
-      loading ??= load().catch((error: unknown) => {
-        loading = undefined
-        throw error
-      })
-      return loading
-    },
-  }
+export function lazySchema<T>(
+  load: () => Promise<Schema<T>>,
+  base: () => Promise<void> = loadSchemaBase,
+): LazySchema<T> {
+  return { load: sharedLoad(() => base().then(load)) }
 }
 
 export function isLazySchema<T>(schema: Schema<T> | LazySchema<T>): schema is LazySchema<T> {

@@ -1,7 +1,8 @@
 import { useSyncExternalStore } from 'react'
 import { queryOptions, useQuery } from '@tanstack/react-query'
+import { PAGE_CLOCK_TIMING } from '@numisma/contracts/client-config'
 import { request } from './api-client'
-import { clockOffset } from './clock-offset'
+import { type ClockSample, clockOffset } from './clock-offset'
 import { lazySchema } from './lazy-schema'
 
 const serverTimeSchema = lazySchema(() =>
@@ -10,6 +11,8 @@ const serverTimeSchema = lazySchema(() =>
 
 /** How often the offset is measured again while a countdown is on screen. */
 export const SERVER_CLOCK_REFRESH_MS = 3 * 60_000
+/** How long a measured offset counts as fresh. */
+export const SERVER_CLOCK_STALE_MS = 60_000
 
 export interface ServerClock {
   /** Server time minus the phone's clock, in ms. */
@@ -32,11 +35,87 @@ export async function getServerClock(): Promise<ServerClock> {
   return { offset: clockOffset({ sentAt, receivedAt, serverTimestamp: time.timestamp }) }
 }
 
+/** The page's own request as the browser timed it (Navigation Timing), on the browser's clock. */
+export interface PageTiming {
+  timeOrigin: number
+  entry: Pick<
+    PerformanceNavigationTiming,
+    'requestStart' | 'responseStart' | 'serverTiming' | 'type' | 'transferSize'
+  > & {
+    /** 'cache' for a page from the HTTP cache (newer browsers; not in TypeScript's DOM types). */
+    deliveryType?: string
+  }
+}
+
+function browserPageTiming(): PageTiming | undefined {
+  // Outside a browser (the server's first screen, unit tests) there is no page request.
+  if (typeof performance === 'undefined' || typeof performance.getEntriesByType !== 'function') {
+    return undefined
+  }
+  const [entry] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[]
+  return entry ? { timeOrigin: performance.timeOrigin, entry } : undefined
+}
+
+/**
+ * The clock sample the page's own request carries (ADR 026 §14): the server names its clock in
+ * the page's `Server-Timing` as it sends it, and the browser timed the request's round trip, as
+ * {@link getServerClock} times its call's. Undefined where the browser does not expose either,
+ * and for a page the browser took from its cache (back or forward without asking the server):
+ * its clock is the first load's, while the timing is the cache read's.
+ */
+export function pageClockSample(timing: PageTiming | undefined): ClockSample | undefined {
+  if (!timing) return undefined
+  const { entry, timeOrigin } = timing
+  const stamp = entry.serverTiming?.find((t) => t.name === PAGE_CLOCK_TIMING)?.description
+  const serverTimestamp = stamp ? Number(stamp) : NaN
+  if (!Number.isSafeInteger(serverTimestamp)) return undefined
+  if (!(entry.requestStart > 0) || !(entry.responseStart >= entry.requestStart)) return undefined
+  const fromCache =
+    entry.type === 'back_forward' || entry.transferSize === 0 || entry.deliveryType === 'cache'
+  if (fromCache) return undefined
+  return {
+    sentAt: timeOrigin + entry.requestStart,
+    receivedAt: timeOrigin + entry.responseStart,
+    serverTimestamp,
+  }
+}
+
+let pageClockTaken = false
+let pageClockAt = 0
+
+/**
+ * The first offset, from the page's request, once and while still fresh: a landing page's
+ * countdowns then need no call (and no request signing or answer check on its first load), and a
+ * clock query made again later measures afresh. `at` is when the page arrived.
+ */
+export function takePageClock(
+  timing: PageTiming | undefined = browserPageTiming(),
+  now: number = Date.now(),
+): { clock: ServerClock; at: number } | undefined {
+  if (pageClockTaken) return undefined
+  const sample = pageClockSample(timing)
+  if (!sample || now - sample.receivedAt > SERVER_CLOCK_STALE_MS) return undefined
+  pageClockTaken = true
+  return { clock: { offset: clockOffset(sample) }, at: sample.receivedAt }
+}
+
+/** For tests: the page's clock may be taken again. */
+export function resetPageClock(): void {
+  pageClockTaken = false
+}
+
 export function getServerClockQueryOptions() {
   return queryOptions({
     queryKey: ['pub', 'time'],
     queryFn: getServerClock,
-    staleTime: 60_000,
+    // TanStack Query reads initialData before initialDataUpdatedAt (a test holds it to that).
+    initialData: () => {
+      const first = takePageClock()
+      pageClockAt = first?.at ?? 0
+      return first?.clock
+    },
+    initialDataUpdatedAt: () => pageClockAt,
+    staleTime: SERVER_CLOCK_STALE_MS,
     refetchInterval: SERVER_CLOCK_REFRESH_MS,
     // The phone may have slept or its clock been changed while away.
     refetchOnWindowFocus: true,
@@ -48,33 +127,54 @@ export function useServerClock(): number | undefined {
   return useQuery(getServerClockQueryOptions()).data?.offset
 }
 
-// One shared one-second tick for every countdown on screen; the snapshot is the tick's time.
+// One shared tick for every countdown on screen, on each whole second of the phone's clock. The
+// store's value is the number of ticks, which only the tick changes: subscribing, or a second
+// passing between a render and its subscription, changes nothing — React renders again at once,
+// synchronously, when a store changed in between, and as a landing page started that second
+// render of its countdowns' page was one long task (issue 13). The time itself is read as a
+// component renders.
 const listeners = new Set<() => void>()
-let timer: ReturnType<typeof setInterval> | undefined
-let tickNow = Date.now()
+let timer: ReturnType<typeof setTimeout> | undefined
+let ticks = 0
 
-function tick(): void {
-  tickNow = Date.now()
-  for (const listener of listeners) listener()
+function tickOnTheSecond(): void {
+  const handle = setTimeout(
+    () => {
+      ticks++
+      for (const listener of listeners) listener()
+      // Unless the last countdown left meanwhile (or left, and a new one started another tick).
+      if (timer !== handle) return
+      if (listeners.size > 0) tickOnTheSecond()
+      else timer = undefined
+    },
+    1000 - (Date.now() % 1000),
+  )
+  timer = handle
 }
 
 function subscribeTick(listener: () => void): () => void {
   listeners.add(listener)
-  if (timer === undefined) {
-    tickNow = Date.now()
-    timer = setInterval(tick, 1000)
-  }
+  if (timer === undefined) tickOnTheSecond()
   return () => {
     listeners.delete(listener)
     if (listeners.size === 0 && timer !== undefined) {
-      clearInterval(timer)
+      clearTimeout(timer)
       timer = undefined
     }
   }
 }
 
 const noSubscription = (): (() => void) => () => undefined
-const tickSnapshot = (): number => tickNow
+const tickCount = (): number => ticks
+
+/** The countdowns' tick as the store React subscribes to (exported for its tests). */
+export const secondTick = { subscribe: subscribeTick, snapshot: tickCount }
+
+/** The phone's clock to the whole second, as countdowns show it. */
+export function localSecond(): number {
+  const now = Date.now()
+  return now - (now % 1000)
+}
 
 /**
  * Server "now" in ms, re-rendering every second while `running`; undefined until the server
@@ -82,11 +182,8 @@ const tickSnapshot = (): number => tickNow
  */
 export function useServerNow(running = true): number | undefined {
   const offset = useServerClock()
-  const local = useSyncExternalStore(
-    running ? subscribeTick : noSubscription,
-    tickSnapshot,
-    // On the server (app/first-screen-server.tsx) the offset is never known: the value is not shown.
-    tickSnapshot,
-  )
-  return offset === undefined ? undefined : local + offset
+  // Renders again on every tick while running; the time is the second the render reads.
+  useSyncExternalStore(running ? subscribeTick : noSubscription, tickCount, tickCount)
+  // On the server (app/first-screen-server.tsx) the offset is never known: nothing is shown.
+  return offset === undefined ? undefined : localSecond() + offset
 }

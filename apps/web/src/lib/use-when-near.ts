@@ -35,7 +35,7 @@ export function useWhenNear(
 }
 
 /** The nearest ancestor that scrolls vertically, or null for the viewport. */
-function scrollingAncestor(element: Element): Element | null {
+export function scrollingAncestor(element: Element): Element | null {
   for (let node = element.parentElement; node; node = node.parentElement) {
     const overflow = getComputedStyle(node).overflowY
     if (overflow === 'auto' || overflow === 'scroll') return node

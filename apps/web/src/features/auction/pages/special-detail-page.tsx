@@ -1,5 +1,6 @@
+import { useRef } from 'react'
 import { PullToRefresh, Skeleton } from 'antd-mobile'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '../../../lib/i18n'
 import { useSearchParams } from 'react-router'
 import { EmptyState } from '../../../components/empty-state'
 import { LoadFailed } from '../../../components/load-failed'
@@ -7,7 +8,7 @@ import { LotCard, LotList, LotListSkeleton } from '../../../components/lot-card'
 import { PageFrame } from '../../../components/page-frame'
 import { ShareButton } from '../../../components/share-button'
 import { positiveId } from '../../../lib/query-param'
-import { useRenderedInSteps } from '../../../lib/render-in-steps'
+import { useRenderedWhenNear } from '../../../lib/render-in-steps'
 import { specialShare } from '../../../lib/share/share-info'
 import { useShareInfo } from '../../../lib/share/share-store'
 import { useSpecial } from '../api/get-special'
@@ -20,7 +21,8 @@ export function SpecialDetailPage() {
   const [params] = useSearchParams()
   const id = positiveId(params.get('id'))
   const special = useSpecial(id)
-  const shown = useRenderedInSteps(special.data?.lots.length ?? 0)
+  const listEnd = useRef<HTMLDivElement>(null)
+  const shown = useRenderedWhenNear(special.data?.lots.length ?? 0, listEnd)
   useShareInfo(special.data ? specialShare(special.data, t) : undefined)
 
   if (id === undefined) {
@@ -58,11 +60,14 @@ export function SpecialDetailPage() {
             {special.data.lots.length === 0 ? (
               <EmptyState description={t('special.noLots')} />
             ) : (
-              <LotList testId="special-lots">
-                {special.data.lots.slice(0, shown).map((lot) => (
-                  <LotCard key={lot.id} lot={lot} />
-                ))}
-              </LotList>
+              <>
+                <LotList testId="special-lots">
+                  {special.data.lots.slice(0, shown).map((lot) => (
+                    <LotCard key={lot.id} lot={lot} />
+                  ))}
+                </LotList>
+                <div ref={listEnd} />
+              </>
             )}
           </>
         )}
