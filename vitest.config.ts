@@ -14,6 +14,7 @@ export default defineConfig({
           include: [
             'packages/*/src/**/*.test.ts',
             'apps/web/src/**/*.test.{ts,tsx}',
+            'apps/web/*.test.ts',
             'apps/server/src/**/*.test.ts',
           ],
           environment: 'node',

@@ -4,8 +4,23 @@ import react from '@vitejs/plugin-react'
 import { defineConfig, type Plugin } from 'vite'
 import { compression, defineAlgorithm } from 'vite-plugin-compression2'
 import { firstLoadChunks } from './first-load-chunks'
+import { eagerCompile } from './eager-compile'
 
 const SERVER = 'http://127.0.0.1:8080'
+
+/**
+ * antd-mobile's overlays render through rc-util's legacy ReactDOM.render; React 19 has none. Its
+ * module resolves to ours, the same functions on createRoot (src/lib/antd-render.ts, ADR 026 §13).
+ */
+const resolve = {
+  dedupe: ['react', 'react-dom'],
+  alias: [
+    {
+      find: /^rc-util\/lib\/React\/render$/,
+      replacement: fileURLToPath(new URL('./src/lib/antd-render.ts', import.meta.url)),
+    },
+  ],
+}
 
 /** In dev, serve the sign-in app at /passport and the console at /admin like the server does. */
 function passportRoute(): Plugin {
@@ -52,7 +67,7 @@ const devProxy = {
  */
 const ssrBuild = defineConfig({
   plugins: [react()],
-  resolve: { dedupe: ['react', 'react-dom'] },
+  resolve,
   ssr: { noExternal: true, target: 'node' },
   // React's production build whatever NODE_ENV the server runs with.
   define: { 'process.env.NODE_ENV': JSON.stringify('production') },
@@ -69,6 +84,8 @@ const clientBuild = defineConfig({
   plugins: [
     react(),
     passportRoute(),
+    // React, React DOM and the scheduler compiled off the main thread as they stream in (issue 13).
+    eagerCompile(['framework']),
     // Issue 13: .br and .gz beside every text asset over 1 KB, served by @fastify/static's
     // preCompressed (apps/server/src/platform/web-app.ts). Build-time, so the slowest settings.
     compression({
@@ -85,7 +102,7 @@ const clientBuild = defineConfig({
   ],
   // npm hoists React 18 to the repo root for antd-mobile's peer range while this app has React 19
   // in its own node_modules; one copy of React must serve every package.
-  resolve: { dedupe: ['react', 'react-dom'] },
+  resolve,
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -3,6 +3,7 @@ import { Route, Routes, useLocation, type Location } from 'react-router'
 import { PageMetaContext } from '../components/page-meta-context'
 import { AppLayout } from './app-layout'
 import { RouteErrorBoundary } from './route-error'
+import { nextTask } from '../lib/first-screen-paint'
 import { whenIdle } from '../lib/idle-work'
 import { matchRoute, ROUTES, visibleRoutes, type RouteMeta } from './routes'
 
@@ -195,14 +196,25 @@ function toRoute(meta: RouteMeta) {
 }
 
 /**
+ * The landing pages whose chunk imports the moving parts (components/gestures.ts: the photo and
+ * banner swipers, react-spring and @use-gesture beneath them). At start-up that chunk is evaluated
+ * in a task of its own before the page's: the two together were one task of about 24 ms here, a
+ * long one on the phone Lighthouse models (issue 13). Their scripts are already being fetched,
+ * listed by the server, so waiting for the one before asking for the other costs no round trip.
+ */
+const GESTURES_FIRST: ReadonlySet<string> = new Set(['/specialDetail', '/productDetail'])
+
+/**
  * Loads the chunk of the page this path shows at start-up (the not-found page for an unknown one),
  * unless it is one for signed-in readers only and there is no session: that visit goes to sign in.
  */
 export function loadPage(pathname: string, signedIn: boolean): Promise<unknown> {
   const meta = matchRoute(pathname, false)
   const Page = PAGES[meta.path]
-  if (!Page || (meta.auth && !signedIn)) return Promise.resolve()
-  return loaders.get(Page)?.() ?? Promise.resolve()
+  const load = Page && loaders.get(Page)
+  if (!load || (meta.auth && !signedIn)) return Promise.resolve()
+  if (!GESTURES_FIRST.has(meta.path)) return load()
+  return import('../components/gestures').then(nextTask).then(load)
 }
 
 /**

@@ -3,6 +3,7 @@ import {
   afterFirstScreen,
   FIRST_SCREEN_ID,
   PICTURE_WAIT_MS,
+  PRELOAD_SLICE_MS,
   preloadListed,
   releaseFirstScreen,
   reloadOnce,
@@ -11,10 +12,21 @@ import {
 /** A page with or without the server's first screen and its main picture's preload. */
 function pageWith({ first, picture }: { first: boolean; picture?: string }) {
   const removed: string[] = []
+  const body = {
+    scrollTop: 0,
+    onScroll: undefined as (() => void) | undefined,
+    addEventListener(type: string, listener: () => void) {
+      if (type === 'scroll') body.onScroll = listener
+    },
+    /** The reader scrolls the first screen's page. */
+    scrollTo(top: number) {
+      body.scrollTop = top
+      body.onScroll?.()
+    },
+  }
   const element = {
     remove: () => removed.push(FIRST_SCREEN_ID),
-    querySelector: (selector: string) =>
-      selector === '[data-testid=page-body]' ? { scrollTop: 420 } : null,
+    querySelector: (selector: string) => (selector === '[data-testid=page-body]' ? body : null),
     querySelectorAll: () => [],
     ownerDocument: { activeElement: null },
   }
@@ -25,7 +37,7 @@ function pageWith({ first, picture }: { first: boolean; picture?: string }) {
         ? { getAttribute: (name: string) => (name === 'href' ? picture : null) }
         : null,
   } as unknown as Document
-  return { doc, removed }
+  return { doc, removed, body }
 }
 
 /** Frames, timers and the picture's decode, each let go by the test. */
@@ -107,30 +119,76 @@ describe('when the app may load (ADR 026 §9)', () => {
     expect(await settled(ready)).toBe(true)
   })
 
-  it('the first screen is taken away, with how far its page was scrolled', () => {
-    const { doc, removed } = pageWith({ first: true })
+  it('the first screen is taken away, with how far its page was scrolled', async () => {
+    const c = controlled()
+    const { doc, removed, body } = pageWith({ first: true })
+    // Scrolled before the entry ran: read once the first screen has painted.
+    body.scrollTop = 300
+    const ready = afterFirstScreen({ doc, ...c.deps })
+    expect(await settled(ready)).toBe(false)
+    c.frames.shift()!()
+    c.frames.shift()!()
+    c.timers.find((t) => t.ms === 0)!.run()
+    await ready
+    body.scrollTop = 360 // the layout moved it, no scroll: not read again (that would lay out)
+    expect(releaseFirstScreen(doc)).toBe(300)
+    // Then followed as the reader scrolls.
+    body.scrollTo(420)
     expect(releaseFirstScreen(doc)).toBe(420)
-    expect(removed).toEqual([FIRST_SCREEN_ID])
+    expect(removed).toEqual([FIRST_SCREEN_ID, FIRST_SCREEN_ID])
     expect(releaseFirstScreen(pageWith({ first: false }).doc)).toBeUndefined()
   })
 
-  it('preloads the scripts listed for after the first screen, and nothing else', () => {
-    const added: { rel: string; href: string; crossOrigin: string | null }[] = []
+  it('preloads the scripts listed for after the first screen, and nothing else, a few per task', async () => {
+    const events: string[] = []
+    let now = 0
     const doc = {
       baseURI: 'http://shop.test/specialDetail?id=1',
       createElement: () => ({ rel: '', href: '', crossOrigin: null }),
-      head: { append: (link: (typeof added)[number]) => added.push(link) },
+      head: {
+        append: (link: { rel: string; href: string; crossOrigin: string | null }) => {
+          events.push(`${link.rel} ${link.href} ${link.crossOrigin}`)
+          now += 1.5 // what starting a request costs the main thread
+        },
+      },
     } as unknown as Document
-    preloadListed(
-      ['/assets/a.js', 'https://elsewhere/b.js', '//elsewhere/b.js', 3, '/assets/c.js'],
-      doc,
-    )
-    expect(added).toEqual([
-      { rel: 'modulepreload', href: '/assets/a.js', crossOrigin: '' },
-      { rel: 'modulepreload', href: '/assets/c.js', crossOrigin: '' },
+    // The next task comes only when the test says so: nothing may be asked for before it.
+    let nextTask = () => {}
+    const pause = () => {
+      events.push('pause')
+      return new Promise<void>((resolve) => (nextTask = resolve))
+    }
+    const scripts = [
+      '/assets/a.js',
+      'https://elsewhere/b.js',
+      '//elsewhere/b.js',
+      3,
+      '/assets/c.js',
+    ]
+    for (const n of [1, 2, 3, 4]) scripts.push(`/assets/d${n}.js`)
+    let done = false
+    const preloading = preloadListed(scripts, doc, () => now, pause).then(() => (done = true))
+    // 1.5 ms each: three fit in a slice of PRELOAD_SLICE_MS (4 ms), the next waits for a task.
+    expect(PRELOAD_SLICE_MS).toBe(4)
+    const firstSlice = [
+      'modulepreload /assets/a.js ',
+      'modulepreload /assets/c.js ',
+      'modulepreload /assets/d1.js ',
+      'pause',
+    ]
+    await Promise.resolve()
+    expect(events).toEqual(firstSlice)
+    expect(done).toBe(false)
+    nextTask()
+    await preloading
+    expect(events).toEqual([
+      ...firstSlice,
+      'modulepreload /assets/d2.js ',
+      'modulepreload /assets/d3.js ',
+      'modulepreload /assets/d4.js ',
     ])
-    preloadListed(undefined, doc)
-    expect(added).toHaveLength(2)
+    await preloadListed(undefined, doc, () => now, pause)
+    expect(events).toHaveLength(7)
   })
 
   it('an app that failed to load is loaded again once, never in a loop, and never offline', () => {

@@ -44,7 +44,10 @@ const browserDeps = (): Deps => ({
  */
 export function afterFirstScreen(deps: Deps = browserDeps()): Promise<void> {
   const { doc, frame, timer } = deps
-  if (!doc.getElementById(FIRST_SCREEN_ID)) return Promise.resolve()
+  const first = doc.getElementById(FIRST_SCREEN_ID)
+  if (!first) return Promise.resolve()
+  const body = first.querySelector<HTMLElement>(PAGE_BODY)
+  body?.addEventListener('scroll', () => (firstScreenScroll = body.scrollTop), { passive: true })
   const href = doc
     .querySelector('link[rel="preload"][as="image"][fetchpriority="high"]')
     ?.getAttribute('href')
@@ -57,8 +60,34 @@ export function afterFirstScreen(deps: Deps = browserDeps()): Promise<void> {
   // Then two frames and a task after them: the first screen, the picture in it, has been painted
   // (a picture decoded during one frame is painted in the next).
   return picture.then(
-    () => new Promise<void>((resolve) => frame(() => frame(() => timer(resolve, 0)))),
+    () =>
+      new Promise<void>((resolve) =>
+        frame(() =>
+          frame(() =>
+            timer(() => {
+              // Scrolled before the listener was there: read while the layout is still clean.
+              firstScreenScroll = body?.scrollTop ?? 0
+              resolve()
+            }, 0),
+          ),
+        ),
+      ),
   )
+}
+
+/** The scrolling body of a page, the first screen's as the app's (PageFrame). */
+const PAGE_BODY = '[data-testid=page-body]'
+
+/**
+ * How far the reader has scrolled the first screen's page, followed as they scroll: read in
+ * {@link releaseFirstScreen}, `scrollTop` would lay out the app's whole page, just inserted, inside
+ * the commit that shows it — one long task on a slow phone (issue 13).
+ */
+let firstScreenScroll = 0
+
+/** How far the reader has scrolled the first screen's page; 0 when there is none (any more). */
+export function firstScreenScrolled(doc: Pick<Document, 'getElementById'> = document): number {
+  return doc.getElementById(FIRST_SCREEN_ID) ? firstScreenScroll : 0
 }
 
 /**
@@ -72,12 +101,11 @@ export function releaseFirstScreen(
 ): number | undefined {
   const first = doc.getElementById(FIRST_SCREEN_ID)
   if (!first) return undefined
-  const offset = first.querySelector('[data-testid=page-body]')?.scrollTop ?? 0
   const typed = typedInto(first)
   first.remove()
   // The app's page is attached to the document by the end of this commit, before the next frame.
   if (typed) requestAnimationFrame(() => typeInto(typed))
-  return offset
+  return firstScreenScroll
 }
 
 interface Typed {
@@ -117,19 +145,39 @@ function typeInto(typed: Typed): void {
   if (typed.focused) field.focus()
 }
 
-/**
- * Preloads, all at once, the scripts the server listed for after the first screen (the app's and
- * its route's chunks), which the page did not name so as not to compete with its first paint.
- */
 function origin(doc: Document): string {
   return new URL(doc.baseURI).origin
 }
 
-export function preloadListed(scripts: unknown, doc: Document = document): void {
+/**
+ * How long one task may spend asking for preloads. Starting a request is main-thread work in the
+ * browser — about half a millisecond each on this machine, three under Lighthouse's tracing — so
+ * the 19 scripts of an item page, asked for in one task, were a task of 50–65 ms there, four times
+ * that on the phone it models (issue 13: total blocking time).
+ */
+export const PRELOAD_SLICE_MS = 4
+
+/**
+ * Preloads the scripts the server listed for after the first screen (the app's and its route's
+ * chunks), which the page did not name so as not to compete with its first paint: in the order
+ * listed (the framework's among the first), in tasks of at most about {@link PRELOAD_SLICE_MS}.
+ * Resolves once every one has been asked for.
+ */
+export async function preloadListed(
+  scripts: unknown,
+  doc: Document = document,
+  clock: () => number = () => performance.now(),
+  pause: () => Promise<void> = nextTask,
+): Promise<void> {
   if (!Array.isArray(scripts)) return
+  let sliceStart = clock()
   for (const href of scripts) {
     // Only this site's own scripts: no `//host/…` nor any other origin.
     if (typeof href !== 'string' || new URL(href, doc.baseURI).origin !== origin(doc)) continue
+    if (clock() - sliceStart >= PRELOAD_SLICE_MS) {
+      await pause()
+      sliceStart = clock()
+    }
     const link = doc.createElement('link')
     link.rel = 'modulepreload'
     link.crossOrigin = ''
