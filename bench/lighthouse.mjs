@@ -35,12 +35,13 @@ export const TARGETS = {
 }
 
 /**
- * What fails the build (ADR 026). Performance, accessibility, best practices, LCP and layout shift
- * are held at issue 13's figures. Blocking time is held with room for noise: quiet, every page
- * measures 13–116 ms (medians, 2026-11-27 after ADR 026 §10–12), but in CI, after the other
- * suites, the same pages have measured up to twice their quiet figures. A performance of 95 with
- * everything else at its best already means TBT under about 250 ms. The report prints each page's
- * gap to the targets.
+ * What fails the build (ADR 026): issue 13's figures, but blocking time with room for the host.
+ * After ADR 026 §14 the four pages measured medians of 62–223 ms on one machine while Lighthouse's
+ * benchmark index read about 2000, and 175–286 ms (single runs 112–841) on the same machine an hour
+ * later at about 1300; the fresh-clone CI at fe52b03 measured 129–259. A budget of 150 ms would fail
+ * the same code by the hour; 300 ms fails most of what §14 removed (CI medians of 407–1082 ms before
+ * it on this machine kind), with a margin that a slow hour nearly uses up. The report prints each
+ * page's gap to the issue's 150 ms.
  */
 export const BUDGETS = { ...TARGETS, tbtMs: 300 }
 
@@ -132,6 +133,9 @@ function figuresOf(lhr) {
     cls: Math.round(audit('cumulative-layout-shift') * 1000) / 1000,
     siMs: Math.round(audit('speed-index')),
     transferKiB: Math.round(audit('total-byte-weight') / 1024),
+    // Lighthouse's measure of the host's CPU. Its default 4× slowdown assumes a high-end desktop
+    // (1500–2000): on a slower host the same page blocks longer, which a reader of TBT should know.
+    benchmarkIndex: Math.round(lhr.environment?.benchmarkIndex ?? Number.NaN),
   }
 }
 
@@ -213,7 +217,7 @@ async function main() {
       console.log(
         `${page.name.padEnd(10)} perf ${figures.performance} a11y ${figures.accessibility} ` +
           `bp ${figures['best-practices']} FCP ${figures.fcpMs} LCP ${figures.lcpMs} ` +
-          `TBT ${figures.tbtMs} CLS ${figures.cls} ${figures.transferKiB} KiB` +
+          `TBT ${figures.tbtMs} CLS ${figures.cls} ${figures.transferKiB} KiB (host ${figures.benchmarkIndex})` +
           (missed.length ? `  OVER BUDGET: ${missed.join('; ')}` : '') +
           (targetsMissed.length
             ? `  (issue 13 targets not yet met: ${targetsMissed.join('; ')})`
