@@ -3,7 +3,7 @@ import type { StaffSpecialDetail } from '@numisma/contracts/staff-catalogue'
 import type { Browser, Page } from 'playwright-core'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { consoleContext } from './console'
+import { clickSteady, consoleContext } from './console'
 import {
   baseUrl,
   buildSpecial,
@@ -55,7 +55,7 @@ function coinPhoto(width: number, height: number, label: string): Promise<Buffer
 
 /** The open drawer's own submit button (not a date picker's 确定 inside it). */
 const submitDrawer = (page: Page) =>
-  page.locator('.ant-drawer-footer button.ant-btn-primary').click()
+  clickSteady(page.locator('.ant-drawer-footer button.ant-btn-primary'))
 
 /** Types a time into the range picker's focused side and confirms it (its panel's 确定). */
 async function typeTime(page: Page, input: ReturnType<Page['locator']>, value: string) {

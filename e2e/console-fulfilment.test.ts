@@ -6,7 +6,7 @@ import type { Order } from '@numisma/contracts/orders'
 import { HEADER, randomUuid } from '@numisma/contracts/signing'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { consoleContext } from './console'
+import { clickSteady, consoleContext } from './console'
 import {
   bidAs,
   buildLot,
@@ -204,7 +204,7 @@ describe('console fulfilment', () => {
     await row.locator('[data-testid=ship]').click()
     const modal = page.locator('.ant-modal-content')
     await modal.locator('[data-testid=ship-tracking]').fill('12345')
-    await modal.locator('.ant-modal-footer .ant-btn-primary').click()
+    await clickSteady(modal.locator('.ant-modal-footer .ant-btn-primary'))
     await modal.getByText('运单号格式不符，例如 SF1234567890123').waitFor()
     await screenshot(page, 'console-fulfilment-ship-form')
     await modal.locator('[data-testid=ship-tracking]').fill('SF1234567890123')
@@ -256,7 +256,7 @@ describe('console fulfilment', () => {
     await pickupRow.waitFor()
     await screenshot(page, 'console-fulfilment-pickups')
     await pickupRow.locator('[data-testid=hand-over]').click()
-    await page.locator('.ant-popconfirm .ant-btn-primary').click()
+    await clickSteady(page.locator('.ant-popconfirm .ant-btn-primary'))
     await pickupRow.getByText('已交付').waitFor()
 
     // 柜台预约: shipping may cancel but not take the cash; a cashier may.
@@ -269,7 +269,7 @@ describe('console fulfilment', () => {
     await cashier.page.goto(`/admin/fulfilment/bookings?date=${date}`)
     const cashierRow = cashier.page.locator(`[data-testid=booking][data-booking-id="${bookingId}"]`)
     await cashierRow.locator('[data-testid=booking-complete]').click()
-    await cashier.page.locator('.ant-popconfirm .ant-btn-primary').click()
+    await clickSteady(cashier.page.locator('.ant-popconfirm .ant-btn-primary'))
     await cashierRow.locator('[data-testid=booking-status]', { hasText: '已完成' }).waitFor()
     await screenshot(cashier.page, 'console-fulfilment-bookings-cashier')
     await cashier.context.close()

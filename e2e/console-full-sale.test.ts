@@ -6,7 +6,7 @@ import type { StaffSpecialDetail } from '@numisma/contracts/staff-catalogue'
 import type { Browser } from 'playwright-core'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { consoleContext, okButton, orderRow } from './console'
+import { consoleContext, orderRow, pressOk } from './console'
 import {
   baseUrl,
   buildSpecial,
@@ -132,7 +132,7 @@ describe('a whole sale run from the console', () => {
     // message that follows says whether the server took it (a refusal names its reason here).
     const received = cashier.page.getByRole('dialog').getByLabel('实收金额（元）')
     await expect.poll(() => received.inputValue()).toBe((remitted / 100).toFixed(2))
-    await okButton(cashier.page).click()
+    await pressOk(cashier.page)
     await expect
       .poll(() => cashier.page.locator('.ant-message').innerText())
       .toContain('已确认到账')

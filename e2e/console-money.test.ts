@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { inject } from 'vitest'
-import { consoleContext, okButton, orderRow } from './console'
+import { consoleContext, orderRow, pressOk } from './console'
 import {
   baseUrl,
   createMallItem,
@@ -119,7 +119,7 @@ describe('the money pages', () => {
     const amount = page.getByRole('dialog').getByLabel('实收金额（元）')
     expect(await amount.inputValue()).toBe('120.00')
     await screenshot(page, 'console-money-confirm')
-    await okButton(page).click()
+    await pressOk(page)
     await expect.poll(() => row.count()).toBe(0)
     await expect.poll(async () => (await deskOrder(orderId)).status).toBe('paid')
     await page.getByRole('tab', { name: '已处理' }).click()
@@ -134,7 +134,7 @@ describe('the money pages', () => {
     await withdrawal.waitFor()
     await screenshot(page, 'console-money-withdrawals')
     await withdrawal.getByRole('button', { name: '已打款' }).click()
-    await okButton(page).click()
+    await pressOk(page)
     await expect.poll(() => withdrawal.count()).toBe(0)
 
     // 用户账户: look the buyer up, credit 10 yuan with a reason.
@@ -148,7 +148,7 @@ describe('the money pages', () => {
     await dialog.getByLabel('金额（元）').fill('10')
     await dialog.getByLabel('原因').fill('柜台少记一笔')
     await screenshot(page, 'console-money-adjust')
-    await okButton(page).click()
+    await pressOk(page)
     await expect.poll(() => balance.innerText()).toContain('30.00')
     await page.getByRole('dialog').waitFor({ state: 'detached' })
     await expect
@@ -169,7 +169,7 @@ describe('the money pages', () => {
     await screenshot(page, 'console-money-refund-order')
     await page.getByRole('button', { name: /^退款/ }).click()
     await page.getByRole('dialog').getByLabel('原因').fill('买家协商退款')
-    await okButton(page).click()
+    await pressOk(page)
     await expect.poll(async () => (await deskOrder(orderId)).status).toBe('cancelled')
     await expect.poll(() => page.locator('tr', { hasText: '买家协商退款' }).count()).toBe(1)
     await screenshot(page, 'console-money-refunds')

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import { formatChinaDate } from '@numisma/contracts/dates'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { consoleContext } from './console'
+import { clickSteady, consoleContext } from './console'
 import {
   bidAs,
   buildSpecial,
@@ -162,7 +162,7 @@ describe('the sales pages', () => {
     await page.keyboard.type(`E2E 重新上拍专场 ${process.pid}`)
     await page.keyboard.press('Enter')
     await screenshot(page, 'console-sales-relist')
-    await dialog.locator('.ant-modal-footer .ant-btn-primary').click()
+    await clickSteady(dialog.locator('.ant-modal-footer .ant-btn-primary'))
     await expect.poll(() => row.innerText()).toContain(`已重新上拍：专场 ${target.specialId}`)
     expect(await row.locator('[data-testid=relist]').count()).toBe(0)
     await screenshot(page, 'console-sales-results-relisted')

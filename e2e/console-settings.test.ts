@@ -4,7 +4,7 @@ import { DEFAULT_PRICE_STEPS } from '@numisma/domain/increments'
 import type { Browser, Page } from 'playwright-core'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { consoleContext } from './console'
+import { clickSteady, consoleContext } from './console'
 import { baseUrl, launchBrowser, phoneContext, screenshot } from './fixtures'
 
 let browser: Browser
@@ -34,9 +34,11 @@ async function asAdmin<T>(method: string, path: string, body?: unknown): Promise
 
 /** The open form's own submit button (not a date picker's 确定 inside it). */
 const confirm = (page: Page) =>
-  page
-    .locator('.ant-modal-footer button.ant-btn-primary, .ant-drawer-footer button.ant-btn-primary')
-    .click()
+  clickSteady(
+    page.locator(
+      '.ant-modal-footer button.ant-btn-primary, .ant-drawer-footer button.ant-btn-primary',
+    ),
+  )
 
 /** Waits until no dialog is open (its closing animation done), for a clean screenshot. */
 const closed = (page: Page) =>

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { consoleContext } from './console'
+import { consoleContext, pressOk } from './console'
 import { baseUrl, launchBrowser, screenshot } from './fixtures'
 import { staffLogin } from './global-setup'
 
@@ -22,10 +22,7 @@ describe('the system pages', () => {
     await dialog.getByLabel('密码').fill('shipping-password-1')
     await dialog.getByLabel('发货').check()
     await screenshot(page, 'console-system-new-member')
-    await dialog
-      .getByRole('button', { name: '确 定' })
-      .or(dialog.getByRole('button', { name: '确定' }))
-      .click()
+    await pressOk(page)
     const row = page.locator('tr', { hasText: username })
     await expect.poll(() => row.innerText()).toContain('发货')
     await screenshot(page, 'console-system-staff')

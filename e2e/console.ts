@@ -1,8 +1,8 @@
 import type { StaffMember, StaffRole } from '@numisma/contracts/staff'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
 import { baseUrl, dataOf, E2E_ADMIN_PASSWORD } from './fixtures'
 import { staffLogin } from './global-setup'
-import { inject } from 'vitest'
+import { expect, inject } from 'vitest'
 
 /** The operator console is a desk application: journeys look at it at 1280×800. */
 export const DESK = { width: 1280, height: 800 }
@@ -63,6 +63,33 @@ export const okButton = (page: Page) =>
     .getByRole('dialog')
     .getByRole('button', { name: '确 定' })
     .or(page.getByRole('dialog').getByRole('button', { name: '确定' }))
+
+/**
+ * Clicks `target` once nothing that moves it is animating. antd zooms its modals and popconfirms
+ * in; under load a click taken mid-zoom pressed on the button and was released beside it, on the
+ * modal's wrap, which is no click at all: the form was never sent (two CI failures). Playwright's
+ * own check (the same box over two frames) passes when a slowed animation skips frames. A person
+ * clicks a dialog that stands still; so does this.
+ */
+export async function clickSteady(target: Locator): Promise<void> {
+  await target.waitFor()
+  await expect
+    .poll(() =>
+      target.evaluate(
+        (element) =>
+          document.getAnimations().filter((animation) => {
+            const moved = (animation.effect as KeyframeEffect | null)?.target
+            const finite = animation.effect?.getTiming().iterations !== Infinity
+            return finite && animation.playState !== 'finished' && !!moved?.contains(element)
+          }).length,
+      ),
+    )
+    .toBe(0)
+  await target.click()
+}
+
+/** Presses the open dialog's OK once the dialog stands still ({@link clickSteady}). */
+export const pressOk = (page: Page): Promise<void> => clickSteady(okButton(page))
 
 /**
  * The table row holding the tag of order #id. The tag is matched whole: a row's text runs its
