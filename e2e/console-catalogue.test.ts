@@ -61,9 +61,9 @@ const submitDrawer = (page: Page) =>
 async function typeTime(page: Page, input: ReturnType<Page['locator']>, value: string) {
   await input.click()
   await input.fill(value)
-  await page
-    .locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden) .ant-picker-ok button')
-    .click()
+  await clickSteady(
+    page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden) .ant-picker-ok button'),
+  )
 }
 
 describe('the catalogue pages', () => {
@@ -140,11 +140,12 @@ describe('the catalogue pages', () => {
     await lotDrawer.getByLabel('起拍价（元）').fill('620')
     await lotDrawer.getByLabel('保留价（元）').fill('1000')
     await lotDrawer.getByLabel('评级公司').click()
-    await page
-      .locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', {
-        hasText: 'PCGS',
-      })
-      .click()
+    await clickSteady(
+      page.locator(
+        '.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option',
+        { hasText: 'PCGS' },
+      ),
+    )
     await lotDrawer.getByLabel('证书号').fill('45123789')
     await lotDrawer.getByLabel('禁止出境').click()
     await lotDrawer.locator('.ant-drawer-body').evaluate((body) => body.scrollTo(0, 0))

@@ -208,7 +208,9 @@ describe('console fulfilment', () => {
     await modal.getByText('运单号格式不符，例如 SF1234567890123').waitFor()
     await screenshot(page, 'console-fulfilment-ship-form')
     await modal.locator('[data-testid=ship-tracking]').fill('SF1234567890123')
-    await modal.locator('.ant-modal-footer .ant-btn-primary').click()
+    // The error line leaves with a height transition that moves the footer: gone before OK.
+    await modal.getByText('运单号格式不符，例如 SF1234567890123').waitFor({ state: 'detached' })
+    await clickSteady(modal.locator('.ant-modal-footer .ant-btn-primary'))
     await page.getByText(`发货单 ${shipmentId} 已发货`).waitFor()
     await row.waitFor({ state: 'detached' })
     await page.getByRole('tab', { name: '已发货' }).click()

@@ -6,7 +6,7 @@ import type { StaffSpecialDetail } from '@numisma/contracts/staff-catalogue'
 import type { Browser } from 'playwright-core'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { consoleContext, orderRow, pressOk } from './console'
+import { clickSteady, consoleContext, orderRow, pressOk, whenSteady } from './console'
 import {
   baseUrl,
   buildSpecial,
@@ -76,7 +76,7 @@ describe('a whole sale run from the console', () => {
     await drawer.locator('.ant-upload-list-item-done').first().waitFor()
     await drawer.getByLabel('标题', { exact: true }).fill(title)
     await drawer.getByLabel('起拍价（元）').fill('500')
-    await desk.locator('.ant-drawer-footer button.ant-btn-primary').click()
+    await clickSteady(desk.locator('.ant-drawer-footer button.ant-btn-primary'))
     await expect.poll(() => desk.locator('tr', { hasText: title }).innerText()).toContain('¥500.00')
     await screenshot(desk, 'console-full-sale-listed')
     const special = await asAdmin<StaffSpecialDetail>(`/specials/${specialId}`)
@@ -181,9 +181,10 @@ describe('a whole sale run from the console', () => {
     await row.locator('[data-testid=ship]').click()
     const modal = shipping.page.locator('.ant-modal-content')
     await modal.locator('[data-testid=ship-tracking]').fill('SF1234567890123')
-    await shipping.page.waitForTimeout(400) // the dialog's opening animation, for the picture
+    const ship = modal.locator('.ant-modal-footer .ant-btn-primary')
+    await whenSteady(ship) // the dialog in full, for the picture
     await screenshot(shipping.page, 'console-full-sale-ship')
-    await modal.locator('.ant-modal-footer .ant-btn-primary').click()
+    await ship.click()
     await shipping.page.getByText(`发货单 ${shipmentId} 已发货`).waitFor()
     await shipping.context.close()
 

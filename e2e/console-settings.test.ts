@@ -50,7 +50,7 @@ async function pickDate(page: Page, label: string, value: string) {
   await input.fill(value)
   // A picker with a time column keeps its panel open until its own 确定.
   const panel = page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)')
-  await panel.locator('.ant-picker-ok button').click()
+  await clickSteady(panel.locator('.ant-picker-ok button'))
   // Gone, not only fading out, before the next field or a screenshot.
   await expect.poll(() => panel.count(), { timeout: 5_000 }).toBe(0)
 }

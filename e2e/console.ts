@@ -65,27 +65,37 @@ export const okButton = (page: Page) =>
     .or(page.getByRole('dialog').getByRole('button', { name: '确定' }))
 
 /**
- * Clicks `target` once nothing that moves it is animating. antd zooms its modals and popconfirms
- * in; under load a click taken mid-zoom pressed on the button and was released beside it, on the
- * modal's wrap, which is no click at all: the form was never sent (two CI failures). Playwright's
- * own check (the same box over two frames) passes when a slowed animation skips frames. A person
- * clicks a dialog that stands still; so does this.
+ * Clicks `target` once the antd overlay it is in has finished coming in. antd zooms its modals
+ * and popconfirms in (and slides drawers and dropdowns); under load a click taken mid-zoom pressed
+ * on the button and was released beside it, on the modal's wrap, which is no click at all: the
+ * form was never sent (a CI failure, and 3 of 11 runs under load at two dialogs). Playwright's own
+ * check, the same box over two frames, let that click through. The overlay is steady when no
+ * ancestor carries rc-motion's appear/enter classes (set from before the animation starts, a few
+ * frames of `opacity: 0` at full size, until it ends) and no finite CSS animation or transition
+ * runs on an ancestor. Movement caused by a neighbour (an error line leaving above) and
+ * antd-mobile's script-driven springs are not seen: wait for those by what they show.
  */
 export async function clickSteady(target: Locator): Promise<void> {
+  await whenSteady(target)
+  await target.click()
+}
+
+/** Resolves once `target`'s overlay has finished coming in ({@link clickSteady}). */
+export async function whenSteady(target: Locator): Promise<void> {
   await target.waitFor()
   await expect
     .poll(() =>
-      target.evaluate(
-        (element) =>
-          document.getAnimations().filter((animation) => {
-            const moved = (animation.effect as KeyframeEffect | null)?.target
-            const finite = animation.effect?.getTiming().iterations !== Infinity
-            return finite && animation.playState !== 'finished' && !!moved?.contains(element)
-          }).length,
-      ),
+      target.evaluate((element) => {
+        if (element.closest('[class*="-appear"], [class*="-enter"]')) return 'in motion'
+        const moving = document.getAnimations().filter((animation) => {
+          const moved = (animation.effect as KeyframeEffect | null)?.target
+          const finite = animation.effect?.getTiming().iterations !== Infinity
+          return finite && animation.playState !== 'finished' && !!moved?.contains(element)
+        })
+        return moving.length ? 'animating' : 'steady'
+      }),
     )
-    .toBe(0)
-  await target.click()
+    .toBe('steady')
 }
 
 /** Presses the open dialog's OK once the dialog stands still ({@link clickSteady}). */
