@@ -62,6 +62,65 @@ const CHROME_FLAGS = [
   '--disable-dev-shm-usage',
 ]
 
+/** How many times one run of a page is tried when Lighthouse could not record it. */
+const ATTEMPTS = 3
+
+/**
+ * A browser that has already run Lighthouse once, unscored, on `url`. The unrecorded traces seen so
+ * far (NO_NAVSTART, see withRetries) came on a fresh browser's first page: once on this machine on
+ * the first run, in CI on the first run and its retry in the same browser.
+ */
+async function launchChrome(url) {
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS })
+  await lighthouse(url, {
+    port: chrome.port,
+    logLevel: 'error',
+    onlyCategories: ['performance'],
+  }).catch(() => {})
+  return chrome
+}
+
+function measured(result) {
+  return Boolean(result?.lhr && !result.lhr.runtimeError)
+}
+
+/**
+ * One measured run of a page. A trace Lighthouse failed to record (NO_NAVSTART, seen in CI twice
+ * in a row on the first page of a fresh browser) says nothing about the page: it asks to be run
+ * again. Each retry gets a fresh browser (`relaunch`), and `warn` says what the failed trace held,
+ * so the next look has something to go on. ATTEMPTS failures in a row are the page's: thrown.
+ * `label` names the page in what is said.
+ */
+export async function withRetries(label, audit, relaunch, warn = console.warn) {
+  const once = () => audit().catch((error) => ({ error }))
+  let result = await once()
+  for (let attempt = 2; attempt <= ATTEMPTS && !measured(result); attempt++) {
+    warn(`${label}: ${failureOf(result)}; attempt ${attempt} in a fresh browser`)
+    await relaunch()
+    result = await once()
+  }
+  if (!measured(result)) {
+    throw new Error(`${label}: not measured in ${ATTEMPTS} attempts: ${failureOf(result)}`)
+  }
+  return result
+}
+
+/** A failed run's error code, and what its trace held of what Lighthouse looks for. */
+export function failureOf(result) {
+  if (result?.error) return `threw ${result.error.message ?? result.error}`
+  const code = result?.lhr?.runtimeError?.code ?? 'no result'
+  const events = result?.artifacts?.Trace?.traceEvents
+  if (!events) return `${code} (no trace)`
+  const count = (name) => events.filter((e) => e.name === name).length
+  const starts = events.filter((e) => e.name === 'navigationStart')
+  const urls = starts.map((e) => e.args?.data?.documentLoaderURL || '-').join(' ')
+  return (
+    `${code} (trace: ${events.length} events, navigationStart ${starts.length} [${urls}], ` +
+    `FrameCommittedInBrowser ${count('FrameCommittedInBrowser')}, ` +
+    `TracingStartedInBrowser ${count('TracingStartedInBrowser')})`
+  )
+}
+
 async function freePort() {
   return new Promise((resolve, reject) => {
     const server = net.createServer()
@@ -179,7 +238,7 @@ async function main() {
   })
   const runs = Number(args.runs)
   const server = args.url ? { base: args.url, stop: async () => {} } : await startServer()
-  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS })
+  let chrome = await launchChrome(`${server.base}/`)
   const pages = []
   let failed = false
   try {
@@ -194,16 +253,10 @@ async function main() {
             logLevel: 'error',
             onlyCategories: ['performance', 'accessibility', 'best-practices'],
           })
-        let result = await audit()
-        // A trace Lighthouse failed to record (NO_NAVSTART, seen in CI) says nothing about the
-        // page; it asks to be run again, once. A second failure is the page's.
-        if (!result?.lhr || result.lhr.runtimeError) {
-          console.warn(`${page.path}: ${result?.lhr?.runtimeError?.code ?? 'no result'}, once more`)
-          result = await audit()
-        }
-        if (!result?.lhr || result.lhr.runtimeError) {
-          throw new Error(`${page.path}: ${result?.lhr?.runtimeError?.message ?? 'no result'}`)
-        }
+        const result = await withRetries(page.path, audit, async () => {
+          await chrome.kill()
+          chrome = await launchChrome(`${server.base}/`)
+        })
         samples.push(figuresOf(result.lhr))
         findings = findingsOf(result.lhr)
       }
