@@ -9,6 +9,7 @@ import {
   SERVER_CLOCK_STALE_MS,
   localSecond,
   secondTick,
+  sharedClock,
   takePageClock,
 } from './server-clock'
 
@@ -172,5 +173,34 @@ describe("the countdowns' tick", () => {
     expect(vi.getTimerCount()).toBe(1)
     later()
     expect(vi.getTimerCount()).toBe(0)
+  })
+})
+
+describe("the countdowns' clock", () => {
+  it('is one observer of the clock query however many countdowns read it', () => {
+    const client = new QueryClient()
+    const key = getServerClockQueryOptions().queryKey
+    client.setQueryData(key, { offset: 1_500 })
+    const shared = sharedClock(client)
+    expect(sharedClock(client)).toBe(shared)
+    const leave = [1, 2, 3].map(() => shared.subscribe(() => undefined))
+    expect(shared.offset()).toBe(1_500)
+    expect(client.getQueryCache().find({ queryKey: key })?.getObserversCount()).toBe(1)
+    for (const l of leave) l()
+    expect(client.getQueryCache().find({ queryKey: key })?.getObserversCount()).toBe(0)
+  })
+
+  it('finds the query again when it was collected while no countdown was on screen', () => {
+    const client = new QueryClient()
+    const key = getServerClockQueryOptions().queryKey
+    client.setQueryData(key, { offset: 1_500 })
+    const shared = sharedClock(client)
+    shared.subscribe(() => undefined)()
+    client.clear()
+    client.setQueryData(key, { offset: -700 })
+    const leave = shared.subscribe(() => undefined)
+    expect(shared.offset()).toBe(-700)
+    expect(client.getQueryCache().find({ queryKey: key })?.getObserversCount()).toBe(1)
+    leave()
   })
 })

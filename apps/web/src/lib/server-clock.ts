@@ -1,5 +1,10 @@
 import { useSyncExternalStore } from 'react'
-import { queryOptions, useQuery } from '@tanstack/react-query'
+import {
+  type QueryClient,
+  QueryObserver,
+  queryOptions,
+  useQueryClient,
+} from '@tanstack/react-query'
 import { PAGE_CLOCK_TIMING } from '@numisma/contracts/client-config'
 import { request } from './api-client'
 import { type ClockSample, clockOffset } from './clock-offset'
@@ -122,9 +127,45 @@ export function getServerClockQueryOptions() {
   })
 }
 
+interface SharedClock {
+  subscribe: (listener: () => void) => () => void
+  offset: () => number | undefined
+}
+
+const sharedClocks = new WeakMap<QueryClient, SharedClock>()
+
+/**
+ * One observer of the clock query for every countdown of a client. With `useQuery` each countdown
+ * had its own, and each observer sets its own stale timeout and refetch interval as it subscribes:
+ * a landing page's cards mounting did dozens of timer calls in one task (issue 13). An observer's
+ * timers are set by its first listener only, so one observer shared by all sets them once.
+ * Exported for its tests.
+ */
+export function sharedClock(client: QueryClient): SharedClock {
+  let shared = sharedClocks.get(client)
+  if (!shared) {
+    const observer = new QueryObserver(client, getServerClockQueryOptions())
+    shared = {
+      subscribe: (listener) => {
+        // After a while with no countdown the query may have been collected and built anew:
+        // found again in the cache, as useQuery does on every render.
+        if (!observer.hasListeners()) observer.setOptions(getServerClockQueryOptions())
+        return observer.subscribe(listener)
+      },
+      offset: () => observer.getCurrentResult().data?.offset,
+    }
+    sharedClocks.set(client, shared)
+  }
+  return shared
+}
+
+const noOffset = (): undefined => undefined
+
 /** The offset once measured; undefined until the server has answered (no phone-clock guess). */
 export function useServerClock(): number | undefined {
-  return useQuery(getServerClockQueryOptions()).data?.offset
+  const shared = sharedClock(useQueryClient())
+  // On the server (app/first-screen-server.tsx) the offset is never known.
+  return useSyncExternalStore(shared.subscribe, shared.offset, noOffset)
 }
 
 // One shared tick for every countdown on screen, on each whole second of the phone's clock. The
