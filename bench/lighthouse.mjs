@@ -2,8 +2,9 @@
 // Lighthouse on the pages collectors land on (issue 13): mobile form factor, Lighthouse's default
 // simulated throttling (slow 4G, 4× CPU), Debian's Chromium, the median of three runs per page,
 // against a production-mode server with demo data. Writes bench/results/lighthouse.json and exits
-// non-zero when a page misses a budget (BUDGETS below), so CI fails a change that makes first load
-// slower; issue 13's figures (TARGETS) are reported beside them.
+// non-zero when a page misses a budget, so CI fails a change that makes first load slower. The
+// budgets are issue 13's figures (TARGETS), blocking time relaxed only on a host slower than the one
+// Lighthouse's default throttling is calibrated for, which the report then says (budgetsFor).
 //
 //   node bench/lighthouse.mjs                 starts its own production server (web app must be built)
 //   node bench/lighthouse.mjs --url http://127.0.0.1:8181   measures a server already running
@@ -35,15 +36,26 @@ export const TARGETS = {
 }
 
 /**
- * What fails the build (ADR 026): issue 13's figures, but blocking time with room for the host.
- * After ADR 026 §14 the four pages measured medians of 62–223 ms on one machine while Lighthouse's
- * benchmark index read about 2000, and 175–286 ms (single runs 112–841) on the same machine an hour
- * later at about 1300; the fresh-clone CI at fe52b03 measured 129–259. A budget of 150 ms would fail
- * the same code by the hour; 300 ms fails most of what §14 removed (CI medians of 407–1082 ms before
- * it on this machine kind), with a margin that a slow hour nearly uses up. The report prints each
- * page's gap to the issue's 150 ms.
+ * The host Lighthouse's default throttling is defined for. Its 4× CPU slowdown "moves a typical
+ * run in the high-end desktop bracket somewhere into the mid-tier mobile bracket", and that
+ * bracket's benchmark index is 1500–2000 (Lighthouse's docs/throttling.md, "Calibrating the CPU
+ * slowdown"; for a low-end desktop, 1000–1500, it suggests 2×). On a slower host the same 4×
+ * models a slower phone than the issue's, and blocking time grows with it: CI runs of one build
+ * measured 9–64 ms at an index of 1700 or more and 42–227 ms at 1000–1430 (ADR 026, Measured).
  */
-export const BUDGETS = { ...TARGETS, tbtMs: 300 }
+export const CALIBRATED_HOST_INDEX = 1500
+
+/** Blocking time allowed on a host below CALIBRATED_HOST_INDEX: the budget before 2026-11-28. */
+export const SLOW_HOST_TBT_MS = 300
+
+/**
+ * What fails the build (ADR 026): issue 13's figures on a host Lighthouse's default throttling is
+ * calibrated for (the page's median benchmark index at least CALIBRATED_HOST_INDEX). Below it,
+ * blocking time is held at 300 ms instead and the report says why; every other figure stays.
+ */
+export function budgetsFor(benchmarkIndex) {
+  return benchmarkIndex >= CALIBRATED_HOST_INDEX ? TARGETS : { ...TARGETS, tbtMs: SLOW_HOST_TBT_MS }
+}
 
 export const PAGES = [
   { name: 'home', path: '/' },
@@ -263,10 +275,19 @@ async function main() {
       const figures = Object.fromEntries(
         Object.keys(samples[0]).map((k) => [k, median(samples.map((s) => s[k]))]),
       )
-      const missed = missedLimits(figures, BUDGETS)
+      const budgets = budgetsFor(figures.benchmarkIndex)
+      const missed = missedLimits(figures, budgets)
       const targetsMissed = missedLimits(figures, TARGETS)
       if (missed.length) failed = true
-      pages.push({ ...page, median: figures, runs: samples, missed, targetsMissed, findings })
+      pages.push({
+        ...page,
+        median: figures,
+        runs: samples,
+        budgets,
+        missed,
+        targetsMissed,
+        findings,
+      })
       console.log(
         `${page.name.padEnd(10)} perf ${figures.performance} a11y ${figures.accessibility} ` +
           `bp ${figures['best-practices']} FCP ${figures.fcpMs} LCP ${figures.lcpMs} ` +
@@ -274,6 +295,10 @@ async function main() {
           (missed.length ? `  OVER BUDGET: ${missed.join('; ')}` : '') +
           (targetsMissed.length
             ? `  (issue 13 targets not yet met: ${targetsMissed.join('; ')})`
+            : '') +
+          (budgets.tbtMs > TARGETS.tbtMs
+            ? `  HOST BELOW LIGHTHOUSE'S CALIBRATION (benchmark index ${figures.benchmarkIndex} < ` +
+              `${CALIBRATED_HOST_INDEX}): TBT held at ${budgets.tbtMs} ms, not the issue's ${TARGETS.tbtMs}`
             : ''),
       )
       for (const f of missed.length || targetsMissed.length ? findings : []) console.log(`    ${f}`)
@@ -286,7 +311,11 @@ async function main() {
     tool: `lighthouse ${(await import('lighthouse/package.json', { with: { type: 'json' } })).default.version}`,
     settings: 'mobile form factor, default simulated throttling, median of ' + runs,
     machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}, node ${process.version}`,
-    budgets: BUDGETS,
+    budgets: {
+      onCalibratedHost: budgetsFor(CALIBRATED_HOST_INDEX),
+      belowIt: budgetsFor(0),
+      calibratedHostIndex: CALIBRATED_HOST_INDEX,
+    },
     targets: TARGETS,
     date: new Date().toISOString(),
     pages,

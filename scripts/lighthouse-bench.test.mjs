@@ -1,8 +1,40 @@
-// bench/lighthouse.mjs: a run Lighthouse could not record is tried again in a fresh browser, and
-// what its trace held is said; a page that never records is an error, not a missing figure.
+// bench/lighthouse.mjs: the budgets follow the host's benchmark index; a run Lighthouse could not
+// record is tried again in a fresh browser, and what its trace held is said; a page that never
+// records is an error, not a missing figure.
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { failureOf, withRetries } from '../bench/lighthouse.mjs'
+import {
+  budgetsFor,
+  CALIBRATED_HOST_INDEX,
+  failureOf,
+  missedLimits,
+  SLOW_HOST_TBT_MS,
+  TARGETS,
+  withRetries,
+} from '../bench/lighthouse.mjs'
+
+const page = {
+  performance: 99,
+  accessibility: 100,
+  'best-practices': 100,
+  lcpMs: 1200,
+  cls: 0,
+  tbtMs: 180,
+}
+
+test("issue 13's figures on a host Lighthouse's throttling is calibrated for, TBT 300 below it", () => {
+  assert.deepEqual(budgetsFor(CALIBRATED_HOST_INDEX), TARGETS)
+  assert.deepEqual(budgetsFor(3600), TARGETS)
+  assert.deepEqual(budgetsFor(CALIBRATED_HOST_INDEX - 1), { ...TARGETS, tbtMs: SLOW_HOST_TBT_MS })
+  // No index read (an old Lighthouse): not taken for a calibrated host.
+  assert.equal(budgetsFor(Number.NaN).tbtMs, SLOW_HOST_TBT_MS)
+  assert.deepEqual(missedLimits(page, budgetsFor(1800)), ['TBT 180 ms > 150 ms'])
+  assert.deepEqual(missedLimits(page, budgetsFor(1200)), [])
+  // Only blocking time is relaxed.
+  assert.deepEqual(missedLimits({ ...page, lcpMs: 2100, tbtMs: 90 }, budgetsFor(1200)), [
+    'LCP 2100 ms > 2000 ms',
+  ])
+})
 
 const good = { lhr: { categories: {} } }
 const noNavstart = {
