@@ -77,6 +77,7 @@ start_instance() { # start_instance <n> <port>
       REDIS_URL="$redis_url" SEED=demo TRUST_PROXY=127.0.0.1 WEB_DIST="$web_dist" \
       NUMISMA_ENV=production SMS_PROVIDER=sandbox PAY_PASSWORD_PEPPER=check-nginx-pepper-0123456789 \
       NUMISMA_ADMIN_PASSWORD=check-nginx-admin LOG_FORMAT=json LOG_LEVEL=warn \
+      SHUTDOWN_DRAIN_MS=5000 \
       node --import tsx apps/server/src/server.ts >"$work/instance$1.log" 2>&1
   ) &
   pids+=($!)
@@ -242,7 +243,7 @@ check "requests are spread over both instances" \
   test "$(grep -o "upstream=127.0.0.1:[0-9]*" "$work/logs/numisma.access.log" | sort -u | wc -l)" = "2"
 
 # Rolling restart under continuous traffic, as docs/operations.md section 11 does it: instance 1
-# is stopped as systemd stops it (SIGTERM) and started again; once it is ready, and nginx no
+# is stopped as systemd stops it (SIGTERM, the example env's 5 s drain window) and started again; once it is ready, and nginx no
 # longer skips it (ROLLING_PAUSE, 6 s: over the upstreams' fail_timeout), the same for instance 2.
 # No request may get a 5xx or no answer meanwhile, and the push sockets nginx gave instance 1 are
 # closed with 1012 and a reconnect hint, through nginx. ROLLING_PAUSE=0 shows the 502s of
@@ -279,7 +280,8 @@ restart_instance() { # restart_instance <n> <port>: prints the exit status of th
     ws.on("close", (code, reason) => console.log(`close ${code} ${reason}`))
     ws.on("error", () => undefined)
   }
-  setTimeout(() => process.exit(0), 8000)
+  // The 1012 comes after the drain window of the instance (SHUTDOWN_DRAIN_MS, 5 s).
+  setTimeout(() => process.exit(0), 15000)
 ' "$https_port" "$name" >"$work/sockets.log") &
 sockets_pid=$!
 pids+=("$sockets_pid")

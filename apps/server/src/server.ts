@@ -74,16 +74,37 @@ async function main(): Promise<void> {
     if (config.env !== 'production') stopRoller = startDemoRoller(database, systemClock, app.log)
   }
 
-  // SIGTERM/SIGINT (ADR 032): /svc/ready turns 503 at once so the load balancer stops sending;
-  // the listener closes (new connections are refused) while requests in flight finish, for at
-  // most SHUTDOWN_TIMEOUT_MS; sockets are closed with 1012 and a spread reconnect hint; the jobs
-  // stop and give their leases up; then Redis and the database close and the process exits 0.
+  // SIGTERM/SIGINT (ADR 032): /svc/ready turns 503 at once so the load balancer stops sending,
+  // and every answer says `Connection: close`. For SHUTDOWN_DRAIN_MS the instance goes on serving
+  // and closes no idle keep-alive connection itself: a proxy drops its idle pooled ones after its
+  // own upstream keep-alive timeout, which must be shorter, so none is left for the instance to
+  // close under a request the proxy is just sending (reset unanswered: a 502, even for a POST).
+  // Then the listener closes (new connections are refused, which a proxy retries elsewhere) while
+  // requests in flight finish, for at most SHUTDOWN_TIMEOUT_MS; sockets are closed with 1012 and
+  // a spread reconnect hint; the jobs stop and give their leases up; then Redis and the database
+  // close and the process exits 0. A second signal ends the drain window early.
   let shuttingDown = false
+  let endDrain = () => {}
   const shutdown = async (signal: string) => {
-    if (shuttingDown) return
+    if (shuttingDown) {
+      endDrain()
+      return
+    }
     shuttingDown = true
     app.readiness.beginShutdown()
-    app.log.info({ signal, timeoutMs: config.shutdownTimeoutMs }, 'shutting down')
+    app.log.info(
+      { signal, drainMs: config.shutdownDrainMs, timeoutMs: config.shutdownTimeoutMs },
+      'shutting down',
+    )
+    if (config.shutdownDrainMs > 0) {
+      await new Promise<void>((resolve) => {
+        const window = setTimeout(resolve, config.shutdownDrainMs)
+        endDrain = () => {
+          clearTimeout(window)
+          resolve()
+        }
+      })
+    }
     const cutOff = setTimeout(() => {
       app.log.warn('requests still in flight at SHUTDOWN_TIMEOUT_MS: closing their connections')
       app.server.closeAllConnections()

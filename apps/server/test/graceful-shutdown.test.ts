@@ -141,6 +141,57 @@ describe.each(databases.map((d) => d.name))('SIGTERM on %s', (kind) => {
     }
   }, 60_000)
 
+  it('with SHUTDOWN_DRAIN_MS keeps serving, closes no idle keep-alive connection, then stops', async () => {
+    const DRAIN_MS = 1500
+    const server = await startServer({
+      ...(await databaseEnv(kind)),
+      SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
+    })
+    const { port } = server
+    try {
+      // A proxy's pooled connection: one request answered, then idle, kept alive.
+      const pooled = net.connect(port, '127.0.0.1')
+      await new Promise((resolve) => pooled.once('connect', resolve))
+      let answer = ''
+      pooled.on('data', (d: Buffer) => (answer += d.toString()))
+      let pooledClosedAt: number | undefined
+      pooled.once('close', () => (pooledClosedAt = Date.now()))
+      pooled.write('GET /svc/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
+      await expect.poll(() => answer).toMatch(/^HTTP\/1\.1 200 [\s\S]*\r\n\r\n\{/)
+      expect(answer).toMatch(/\r\nconnection: keep-alive\r\n/i)
+
+      const signalled = Date.now()
+      const exited = server.instance.stop('SIGTERM')
+      await expect.poll(() => server.instance.log).toMatch(/"msg":"shutting down"/)
+      await sleep(DRAIN_MS / 3)
+      // Within the window: not ready, still serving new connections, and the idle pooled
+      // connection is still open — only its next answer says it closes.
+      const ready = await fetch(`http://127.0.0.1:${port}/svc/ready`)
+      expect(ready.status).toBe(503)
+      expect(ready.headers.get('connection')).toBe('close')
+      expect(pooledClosedAt).toBeUndefined()
+      answer = ''
+      pooled.write('GET /svc/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
+      await expect.poll(() => pooledClosedAt).toBeDefined()
+      expect(answer).toMatch(/^HTTP\/1\.1 200 /)
+      expect(answer).toMatch(/\r\nconnection: close\r\n/i)
+      expect(Date.now() - signalled).toBeLessThan(DRAIN_MS)
+      expect(await refused(port)).toBe(false)
+
+      // After it the listener closes and the process exits 0.
+      const deadline = Date.now() + DRAIN_MS + 3000
+      while (!(await refused(port))) {
+        if (Date.now() > deadline) throw new Error('new connections still accepted')
+        await sleep(20)
+      }
+      expect(Date.now() - signalled).toBeGreaterThanOrEqual(DRAIN_MS - 50)
+      expect(await exited).toBe(0)
+    } finally {
+      await server.instance.stop('SIGKILL')
+      fs.rmSync(server.dataDir, { recursive: true, force: true })
+    }
+  }, 60_000)
+
   it('cuts a request still in flight at SHUTDOWN_TIMEOUT_MS and still exits 0', async () => {
     const server = await startServer({
       ...(await databaseEnv(kind)),

@@ -44,4 +44,12 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: value }), value).toThrow(/SHUTDOWN_TIMEOUT_MS/)
     }
   })
+
+  it('closes the listener at once on SIGTERM unless SHUTDOWN_DRAIN_MS asks for a drain window', () => {
+    expect(loadConfig({}).shutdownDrainMs).toBe(0)
+    expect(loadConfig({ SHUTDOWN_DRAIN_MS: '5000' }).shutdownDrainMs).toBe(5000)
+    for (const value of ['-1', '1.5', 'soon', '600001']) {
+      expect(() => loadConfig({ SHUTDOWN_DRAIN_MS: value }), value).toThrow(/SHUTDOWN_DRAIN_MS/)
+    }
+  })
 })

@@ -88,6 +88,11 @@ const EnvSchema = z.object({
   ROLES: z.string().optional(),
   /** How long a SIGTERM waits for requests in flight before closing them (ADR 032). */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  /**
+   * How long a SIGTERM keeps serving, every answer saying `Connection: close`, before the listener
+   * closes (ADR 032): longer than the proxy's upstream keep-alive timeout. 0: no window.
+   */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(0),
 })
 
 export interface Config {
@@ -122,6 +127,8 @@ export interface Config {
   roles: Role[]
   /** SHUTDOWN_TIMEOUT_MS: the bound on letting requests in flight finish after SIGTERM. */
   shutdownTimeoutMs: number
+  /** SHUTDOWN_DRAIN_MS: how long SIGTERM keeps serving before the listener closes. */
+  shutdownDrainMs: number
 }
 
 /**
@@ -329,6 +336,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     staffLoginsPerWindow: e.STAFF_LOGINS_PER_WINDOW,
     roles: parseRoles(e.ROLES),
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
   }
 }
 
