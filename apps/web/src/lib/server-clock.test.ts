@@ -1,6 +1,10 @@
 import { QueryClient } from '@tanstack/react-query'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { PAGE_CLOCK_TIMING } from '@numisma/contracts/client-config'
+
+// The clock call never answers here: a query built anew fetches, and nothing in these tests waits
+// for the server.
+vi.mock('./api-client', () => ({ request: () => new Promise(() => undefined) }))
 import {
   getServerClockQueryOptions,
   type PageTiming,
@@ -202,5 +206,22 @@ describe("the countdowns' clock", () => {
     expect(shared.offset()).toBe(-700)
     expect(client.getQueryCache().find({ queryKey: key })?.getObserversCount()).toBe(1)
     leave()
+  })
+
+  it('finds the query again when the cache is cleared while countdowns are on screen', () => {
+    const client = new QueryClient()
+    const key = getServerClockQueryOptions().queryKey
+    client.setQueryData(key, { offset: 1_500 })
+    const shared = sharedClock(client)
+    let told = 0
+    const leave = shared.subscribe(() => told++)
+    client.clear()
+    const rebuilt = client.getQueryCache().find({ queryKey: key })
+    expect(rebuilt?.getObserversCount()).toBe(1)
+    client.setQueryData(key, { offset: 250 })
+    expect(shared.offset()).toBe(250)
+    expect(told).toBeGreaterThan(0)
+    leave()
+    expect(rebuilt?.getObserversCount()).toBe(0)
   })
 })

@@ -145,6 +145,18 @@ export function sharedClock(client: QueryClient): SharedClock {
   let shared = sharedClocks.get(client)
   if (!shared) {
     const observer = new QueryObserver(client, getServerClockQueryOptions())
+    // Cleared from the cache while countdowns are on screen (a cache cleared at sign-out): found
+    // again at once, as useQuery did on its next render, so refetches and focus reach it.
+    const { queryHash } = observer.getCurrentQuery()
+    client.getQueryCache().subscribe((event) => {
+      if (
+        event.type === 'removed' &&
+        event.query.queryHash === queryHash &&
+        observer.hasListeners()
+      ) {
+        observer.setOptions(getServerClockQueryOptions())
+      }
+    })
     shared = {
       subscribe: (listener) => {
         // After a while with no countdown the query may have been collected and built anew:
