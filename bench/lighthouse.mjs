@@ -36,12 +36,15 @@ export const TARGETS = {
 }
 
 /**
- * The host Lighthouse's default throttling is defined for. Its 4× CPU slowdown "moves a typical
- * run in the high-end desktop bracket somewhere into the mid-tier mobile bracket", and that
- * bracket's benchmark index is 1500–2000 (Lighthouse's docs/throttling.md, "Calibrating the CPU
- * slowdown"; for a low-end desktop, 1000–1500, it suggests 2×). On a slower host the same 4×
- * models a slower phone than the issue's, and blocking time grows with it: CI runs of one build
- * measured 9–64 ms at an index of 1700 or more and 42–227 ms at 1000–1430 (ADR 026, Measured).
+ * The slowest host Lighthouse's default throttling is defined for. Its 4× CPU slowdown "moves a
+ * typical run in the high-end desktop bracket somewhere into the mid-tier mobile bracket", the
+ * high-end desktop's benchmark index being 1500–2000 (Lighthouse's docs/throttling.md,
+ * "Calibrating the CPU slowdown"; for a low-end desktop, 1000–1500, it suggests 2×). On a slower
+ * host the same 4× models a slower phone than that, and blocking time grows with it: CI runs of
+ * one build measured 8–64 ms at an index of 1700 or more and 42–227 ms at 1000–1430 (ADR 026,
+ * Measured). On a faster host it models a faster phone (the docs would raise the multiplier there):
+ * the budget is the issue's figure under the issue's setting, default throttling, not a
+ * calibrated phone.
  */
 export const CALIBRATED_HOST_INDEX = 1500
 
@@ -49,9 +52,11 @@ export const CALIBRATED_HOST_INDEX = 1500
 export const SLOW_HOST_TBT_MS = 300
 
 /**
- * What fails the build (ADR 026): issue 13's figures on a host Lighthouse's default throttling is
- * calibrated for (the page's median benchmark index at least CALIBRATED_HOST_INDEX). Below it,
- * blocking time is held at 300 ms instead and the report says why; every other figure stays.
+ * What fails the build (ADR 026): issue 13's figures on a host at least as fast as the one
+ * Lighthouse's default throttling is defined for (the page's median benchmark index at least
+ * CALIBRATED_HOST_INDEX). Below it, blocking time is held at 300 ms instead and the report says
+ * why; every other figure stays. The index is noisy, so near 1500 one page or one hour may get the
+ * other budget.
  */
 export function budgetsFor(benchmarkIndex) {
   return benchmarkIndex >= CALIBRATED_HOST_INDEX ? TARGETS : { ...TARGETS, tbtMs: SLOW_HOST_TBT_MS }
