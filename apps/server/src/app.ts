@@ -444,23 +444,23 @@ function smsSenderFor(app: FastifyInstance, options: AppOptions, clock: Clock): 
 }
 
 /**
- * Draining (SIGTERM, ADR 032). Every answer says `Connection: close`: a proxy's keep-alive pool
- * (nginx's upstream keepalive) would otherwise send its next request down a connection that is
- * about to close, which is reset without an answer — a 502, even for a POST. Once the app closes,
- * a request still arriving on an open connection is refused 503 SERVICE_BUSY like every error
- * (Fastify's own body otherwise); the proxy opens a new connection, which the closed listener
- * refuses, so it tries another instance. Added before any route, so every route has both hooks.
+ * Draining (SIGTERM, ADR 032). From the signal on every answer says `Connection: close`, so a
+ * proxy's keep-alive pool (nginx's upstream keepalive) drops each connection it uses rather than
+ * pool it again; the connections it keeps idle it drops itself, after its own keep-alive timeout,
+ * which is shorter than SHUTDOWN_DRAIN_MS. So when the listener closes there is no pooled
+ * connection left for the instance to close under a request the proxy is just sending (reset
+ * unanswered: a 502, even for a POST). A request that still arrives once the app is closing, on
+ * a connection accepted just before the listener closed (Node closes a connection as idle only
+ * once it has had a request), is served like any other: Fastify's onClose hooks, which close the
+ * nonce store and Redis, run only once the last connection has closed. A 503 there would reach
+ * the client, since nginx passes on any answer it got, and never sends a POST on to another
+ * instance once it has sent it. Added before any route, so every route has both hooks.
  */
 function drainConnections(app: FastifyInstance, draining: () => boolean): void {
   let closing = false
   app.addHook('preClose', (done) => {
     closing = true
     done()
-  })
-  app.addHook('onRequest', async (request, reply) => {
-    if (!closing) return
-    void reply.header('connection', 'close')
-    return sendError(request, reply, 503, 'SERVICE_BUSY', { reason: 'shutting_down' })
   })
   app.addHook('onSend', async (_request, reply) => {
     if (closing || draining()) void reply.header('connection', 'close')
@@ -496,7 +496,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     // Generated picture URLs carry their parameters (modules/media), a few hundred characters.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1024 },
-    // Refused by our own hook below, in the catalogue's shape, not Fastify's own 503 body.
+    // A request that reaches a closing app is still served (drainConnections).
     return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>()
   app.setValidatorCompiler(validatorCompiler)

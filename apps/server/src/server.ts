@@ -79,10 +79,11 @@ async function main(): Promise<void> {
   // and closes no idle keep-alive connection itself: a proxy drops its idle pooled ones after its
   // own upstream keep-alive timeout, which must be shorter, so none is left for the instance to
   // close under a request the proxy is just sending (reset unanswered: a 502, even for a POST).
-  // Then the listener closes (new connections are refused, which a proxy retries elsewhere) while
-  // requests in flight finish, for at most SHUTDOWN_TIMEOUT_MS; sockets are closed with 1012 and
-  // a spread reconnect hint; the jobs stop and give their leases up; then Redis and the database
-  // close and the process exits 0. A second signal ends the drain window early.
+  // Then the listener closes (new connections are refused, which a proxy retries elsewhere; a
+  // request on one accepted just before is still served) while requests in flight finish, for
+  // at most SHUTDOWN_TIMEOUT_MS; sockets are closed with 1012 and a spread reconnect hint; the
+  // jobs stop and give their leases up; then Redis and the database close and the process exits
+  // 0. A second signal ends the drain window early.
   let shuttingDown = false
   let endDrain = () => {}
   const shutdown = async (signal: string) => {

@@ -118,16 +118,13 @@ describe.each(databases.map((d) => d.name))('SIGTERM on %s', (kind) => {
 
       // The request in flight completes, its answer saying the connection closes: a proxy's
       // keep-alive pool must not send its next request down it (reset unanswered: a 502). A
-      // request pipelined behind it meanwhile is refused in the catalogue's shape, if answered.
+      // request pipelined behind it meanwhile is served too, if answered: never a 503.
       slow.write(`${body.slice(10)}GET /svc/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`)
       await slowEnded
       expect(answer).toMatch(/^HTTP\/1\.1 200 /)
       const heads = answer.split('\r\n\r\n').filter((part) => part.startsWith('HTTP/1.1'))
-      for (const head of heads) expect(head).toMatch(/\r\nconnection: close(\r\n|$)/i)
-      expect(answer).not.toMatch(/"error":"Service Unavailable"/)
-      if (heads.length > 1) {
-        expect(heads[1]).toMatch(/^HTTP\/1\.1 503 /)
-        expect(answer).toMatch(/"code":"SERVICE_BUSY"/)
+      for (const head of heads) {
+        expect(head).toMatch(/^HTTP\/1\.1 200 [\s\S]*\r\nconnection: close(\r\n|$)/i)
       }
       // What the proxy does next, on a new connection, is refused, not reset mid-request.
       expect(await refused(port)).toBe(true)
@@ -190,6 +187,42 @@ describe.each(databases.map((d) => d.name))('SIGTERM on %s', (kind) => {
       }
       expect(Date.now() - signalled).toBeGreaterThanOrEqual(DRAIN_MS - 50)
       expect(await exited).toBe(0)
+    } finally {
+      await server.instance.stop('SIGKILL')
+      fs.rmSync(server.dataDir, { recursive: true, force: true })
+    }
+  }, 60_000)
+
+  it('serves a request on a connection accepted just before the listener closed, then exits 0', async () => {
+    const server = await startServer(await databaseEnv(kind))
+    const { port } = server
+    try {
+      // A proxy's new connection, accepted but with nothing asked yet when the listener closes;
+      // its POST comes after (a proxy writes it the moment it has connected).
+      const late = net.connect(port, '127.0.0.1')
+      await new Promise((resolve) => late.once('connect', resolve))
+      let answer = ''
+      late.on('data', (d: Buffer) => (answer += d.toString()))
+      late.on('error', () => undefined)
+      const lateEnded = new Promise((resolve) => late.once('close', resolve))
+
+      const signalled = Date.now()
+      const exited = server.instance.stop('SIGTERM')
+      const deadline = Date.now() + 10_000
+      while (!(await refused(port))) {
+        if (Date.now() > deadline) throw new Error('new connections still accepted')
+        await sleep(10)
+      }
+      late.write(
+        'POST /svc/main/passport/nothing HTTP/1.1\r\nHost: 127.0.0.1\r\n' +
+          'Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}',
+      )
+      await lateEnded
+      // Answered by the route (unsigned: 401), not reset and not 503, and the connection closes.
+      expect(answer).toMatch(/^HTTP\/1\.1 401 [\s\S]*\r\nconnection: close\r\n/i)
+      expect(answer).toMatch(/"code":"SIGNATURE_MISSING"/)
+      expect(await exited).toBe(0)
+      expect(Date.now() - signalled).toBeLessThan(SHUTDOWN_TIMEOUT_MS)
     } finally {
       await server.instance.stop('SIGKILL')
       fs.rmSync(server.dataDir, { recursive: true, force: true })
