@@ -83,9 +83,9 @@ const CHROME_FLAGS = [
 const ATTEMPTS = 3
 
 /**
- * A browser that has already run Lighthouse once, unscored, on `url`. The unrecorded traces seen so
- * far (NO_NAVSTART, see withRetries) came on a fresh browser's first page: once on this machine on
- * the first run, in CI on the first run and its retry in the same browser.
+ * A browser that has already run Lighthouse once, unscored, on `url`. Unrecorded traces
+ * (NO_NAVSTART, see withRetries) came on a fresh browser's first page at first, and once since in
+ * the middle of a run: the warm-up spares the first measured page; withRetries covers the rest.
  */
 async function launchChrome(url) {
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROME_FLAGS })
